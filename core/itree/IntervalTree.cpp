@@ -22,7 +22,7 @@ std::uint64_t addr(const Node* n) { return reinterpret_cast<std::uintptr_t>(n); 
 struct NoSteps {
     void step(StepKind, const char*, const Node*, const Node* = nullptr, std::uint8_t = 0) {}
     void change(const Node*, Field, std::uint64_t, std::uint64_t) {}
-    void force(const Node*, Field, std::uint64_t, std::uint64_t) {}
+    void init(const Node*, Field, std::uint64_t, std::uint64_t) {}
 };
 
 struct Steps {
@@ -35,9 +35,10 @@ struct Steps {
     void change(const Node* n, Field f, std::uint64_t before, std::uint64_t after) {
         rec.change(n, f, before, after);
     }
-    // Recorded even when unchanged: a reused node's stale fields must be known to a replay.
-    void force(const Node* n, Field f, std::uint64_t before, std::uint64_t after) {
-        rec.changeForced(n, f, before, after);
+    // Recorded even when unchanged: a replay must learn a linked node's fields whatever its
+    // memory held before.
+    void init(const Node* n, Field f, std::uint64_t before, std::uint64_t after) {
+        rec.changeInit(n, f, before, after);
     }
 };
 
@@ -150,11 +151,11 @@ private:
     // rb_link_node: the new node hangs red and childless under parent.
     void link(Node* node, Node* parent, bool goLeft, const char* fn) {
         rec_.step(StepKind::Link, fn, node, parent, goLeft ? 0 : 1);
-        rec_.force(node, Field::SubtreeLast, node->subtreeLast_, node->last);
-        rec_.force(node, Field::Parent, addr(node->parent()), addr(parent));
-        rec_.force(node, Field::Color, node->parentColor_ & 1, 0);
-        rec_.force(node, Field::Left, addr(node->left_), 0);
-        rec_.force(node, Field::Right, addr(node->right_), 0);
+        rec_.init(node, Field::SubtreeLast, node->subtreeLast_, node->last);
+        rec_.init(node, Field::Parent, addr(node->parent()), addr(parent));
+        rec_.init(node, Field::Color, node->parentColor_ & 1, 0);
+        rec_.init(node, Field::Left, addr(node->left_), 0);
+        rec_.init(node, Field::Right, addr(node->right_), 0);
         node->subtreeLast_ = node->last;
         node->parentColor_ = addr(parent);  // red
         node->left_ = node->right_ = nullptr;

@@ -28,6 +28,9 @@ struct Change {
     Field field = Field::Parent;
     std::uint64_t before = 0;  // pointers are stored as their address
     std::uint64_t after = 0;
+    // A field of a node being linked: its old value is whatever the caller's memory held
+    // (a fresh or reused node), so a replay overwrites it without checking it.
+    bool init = false;
 };
 
 enum class Op : std::uint8_t { Insert, InsertAfter, Remove };
@@ -83,14 +86,18 @@ public:
                               static_cast<std::uint32_t>(changes_.size()), 0});
     }
     void change(const Node* node, Field field, std::uint64_t before, std::uint64_t after) {
-        if (before != after) changeForced(node, field, before, after);
+        if (before != after) push(Change{node, field, before, after, false});
     }
-    void changeForced(const Node* node, Field field, std::uint64_t before, std::uint64_t after) {
-        changes_.push_back(Change{node, field, before, after});
-        ++steps_.back().changeCount;
+    void changeInit(const Node* node, Field field, std::uint64_t before, std::uint64_t after) {
+        push(Change{node, field, before, after, true});
     }
 
 private:
+    void push(const Change& c) {
+        changes_.push_back(c);
+        ++steps_.back().changeCount;
+    }
+
     std::vector<Step> steps_;
     std::vector<Change> changes_;
 };

@@ -52,15 +52,23 @@ struct Timings {
     std::vector<double> whole, ins, rem;  // per repetition: ns/op
     double seconds = 0;
 
-    void repetition(S& s, const std::vector<BenchOp>& ops, const std::vector<Run>& runs,
-                    std::size_t inserts, std::size_t removes, double overhead) {
+    void repetition(S& s, const std::vector<BenchOp>& ops, std::size_t prefix,
+                    const std::vector<Run>& runs, std::size_t inserts, std::size_t removes,
+                    double overhead) {
+        auto build = [&] {
+            for (std::size_t i = 0; i < prefix; ++i)
+                ops[i].insert ? s.insert(ops[i]) : s.remove(ops[i]);
+        };
+        build();
         auto t0 = Clock::now();
-        for (const BenchOp& op : ops) op.insert ? s.insert(op) : s.remove(op);
+        for (std::size_t i = prefix; i < ops.size(); ++i)
+            ops[i].insert ? s.insert(ops[i]) : s.remove(ops[i]);
         auto t1 = Clock::now();
         s.reset();
-        whole.push_back(nsBetween(t0, t1) / ops.size());
+        whole.push_back(nsBetween(t0, t1) / static_cast<double>(inserts + removes));
         seconds += nsBetween(t0, t1) * 1e-9;
 
+        build();
         double insNs = 0, remNs = 0;
         for (const Run& r : runs) {
             auto a = Clock::now();
@@ -102,8 +110,8 @@ struct MultimapUnderTest {
 
 }  // namespace
 
-bool TreeBench::run(const std::vector<ScriptOp>& script, double minSeconds, BenchResult& result,
-                    std::string& error) {
+bool TreeBench::run(const std::vector<ScriptOp>& script, const BenchOptions& options,
+                    BenchResult& result, std::string& error) {
     // Give every script ID a dense slot and check the sequence is valid.
     std::vector<BenchOp> ops;
     std::unordered_map<std::uint64_t, std::uint32_t> slotOf;
@@ -121,15 +129,16 @@ bool TreeBench::run(const std::vector<ScriptOp>& script, double minSeconds, Benc
             return false;
         }
         live[it->second] = insert;
+        if (ops.size() >= options.untimedPrefix) ++(insert ? result.inserts : result.removes);
         ops.push_back({insert, it->second, s.start, s.last});
-        ++(insert ? result.inserts : result.removes);
     }
-    if (ops.empty()) {
+    const std::size_t prefix = options.untimedPrefix;
+    if (ops.size() <= prefix) {
         error = "no insert or remove ops to time";
         return false;
     }
     std::vector<Run> runs;
-    for (std::size_t i = 0; i < ops.size(); ++i) {
+    for (std::size_t i = prefix; i < ops.size(); ++i) {
         if (runs.empty() || runs.back().insert != ops[i].insert) runs.push_back({i, i, ops[i].insert});
         runs.back().end = i + 1;
     }
@@ -139,9 +148,10 @@ bool TreeBench::run(const std::vector<ScriptOp>& script, double minSeconds, Benc
     MultimapUnderTest map(live.size());
     Timings<TreeUnderTest> tt;
     Timings<MultimapUnderTest> mt;
-    while (result.repetitions < 3 || tt.seconds < minSeconds || mt.seconds < minSeconds) {
-        tt.repetition(tree, ops, runs, result.inserts, result.removes, overhead);
-        mt.repetition(map, ops, runs, result.inserts, result.removes, overhead);
+    while (result.repetitions < 3 || tt.seconds < options.minSeconds ||
+           mt.seconds < options.minSeconds) {
+        tt.repetition(tree, ops, prefix, runs, result.inserts, result.removes, overhead);
+        mt.repetition(map, ops, prefix, runs, result.inserts, result.removes, overhead);
         ++result.repetitions;
     }
     result.itree = tt.figures();

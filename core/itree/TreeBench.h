@@ -19,7 +19,7 @@ struct BenchFigures {
 };
 
 struct BenchResult {
-    std::size_t inserts = 0;
+    std::size_t inserts = 0;  // timed ones, per repetition
     std::size_t removes = 0;
     std::size_t repetitions = 0;
     BenchFigures itree;
@@ -29,14 +29,19 @@ struct BenchResult {
     std::size_t nodeBytes = sizeof(Node);      // linkage plus the interval key
 };
 
+struct BenchOptions {
+    double minSeconds = 0.5;        // per structure, summed over repetitions
+    std::size_t untimedPrefix = 0;  // leading i/r ops that build the starting tree, untimed
+};
+
 class TreeBench {
 public:
     // Replays the i and r ops (q and d are skipped) from an empty tree, alternating the two
-    // structures, until each has run at least `minSeconds` and 3 repetitions; figures are the
+    // structures, until each has run `minSeconds` and at least 3 repetitions; figures are the
     // median over repetitions. Returns false, with the reason, if the ops are not a valid
-    // sequence (insert of a live ID, remove of an unknown one).
-    static bool run(const std::vector<ScriptOp>& ops, double minSeconds, BenchResult& result,
-                    std::string& error);
+    // sequence (insert of a live ID, remove of an unknown one) or nothing is left to time.
+    static bool run(const std::vector<ScriptOp>& ops, const BenchOptions& options,
+                    BenchResult& result, std::string& error);
 };
 
 }  // namespace immap::itree
