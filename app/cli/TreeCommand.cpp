@@ -79,7 +79,7 @@ int benchScript(const std::string& name, const std::string& text) {
         if (OpScript::parseLine(line, op, error) && op.kind != ScriptOp::Kind::None)
             ops.push_back(op);
     BenchResult r;
-    if (!TreeBench::run(ops, 0.5, r, error)) {
+    if (!TreeBench::run(ops, BenchOptions{}, r, error)) {
         std::cerr << name << ": " << error << '\n';
         return kBadInput;
     }
@@ -91,8 +91,10 @@ int benchScript(const std::string& name, const std::string& text) {
         {"itree", figures(r.itree)},
         {"multimap", figures(r.multimap)},
         {"ratio", r.ratio},
-        {"ratio_insert", r.multimap.nsPerInsert > 0 ? r.itree.nsPerInsert / r.multimap.nsPerInsert : 0},
-        {"ratio_remove", r.multimap.nsPerRemove > 0 ? r.itree.nsPerRemove / r.multimap.nsPerRemove : 0},
+        {"ratio_insert",
+         r.multimap.nsPerInsert > 0 ? r.itree.nsPerInsert / r.multimap.nsPerInsert : 0},
+        {"ratio_remove",
+         r.multimap.nsPerRemove > 0 ? r.itree.nsPerRemove / r.multimap.nsPerRemove : 0},
         {"linkage_bytes_per_node", static_cast<qint64>(r.linkageBytes)},
     };
     std::cout << QJsonDocument(out).toJson(QJsonDocument::Indented).toStdString();
@@ -102,7 +104,8 @@ int benchScript(const std::string& name, const std::string& text) {
 int run(const QStringList& args) {
     QCommandLineParser p;
     p.setApplicationDescription("Run an op script on the kernel-faithful interval tree.");
-    p.addOption({"bench", "Time the script's inserts and removes against std::multimap; print JSON."});
+    p.addOption(
+        {"bench", "Time the script's inserts and removes against std::multimap; print JSON."});
     p.addPositionalArgument("script", "Op script file, or - for standard input.");
     if (!p.parse(args)) return usageError(p.errorText());
     if (p.positionalArguments().size() != 1) return usageError("tree run takes one SCRIPT");
@@ -162,24 +165,27 @@ int defaultSummary() {
     std::ostream discard(nullptr);
     ScriptRunner runner(discard);
     std::string error;
-    for (const ScriptOp& op : LibcChurn::generate(kProcesses, 0, 1)) runner.execute(op, error);
+    for (const ScriptOp& op : LibcChurn::generate(kProcesses, 0, 1))
+        runner.execute(op, error);
     const IntervalTree& t = runner.tree();
     const CheckResult check = InvariantChecker::check(t);
     const Index page = 0x100;  // inside libc's r-xp text segment
     std::size_t hits = 0;
-    for (Node* n = t.iterFirst(page, page); n; n = IntervalTree::iterNext(n, page, page)) ++hits;
-    std::cout << "immap " << IMMAP_VERSION
-              << ": the Linux kernel's i_mmap interval tree, rebuilt case for case.\n\n"
-              << "Default scenario: libc.so.6 mapped by " << kProcesses
-              << " processes, five VMAs each (r--p, r-xp, r--p, RELRO r--p, rw-p).\n"
-              << "  i_mmap tree: " << t.size() << " VMAs, height " << check.shape.height
-              << ", black height " << check.shape.blackHeight << ", invariants "
-              << (check.ok ? "hold" : "BROKEN: " + check.error) << '\n'
-              << "  linkage per VMA: " << kLinkageBytes
-              << " bytes (parent+colour, two children, subtree_last), as in the kernel\n"
-              << "  rmap walk of page 0x100 (libc text): " << hits << " VMAs map it\n\n"
-              << "Try: immap tree run samples/scripts/libc-small.ops\n"
-              << "     immap tree libc --processes 1200 --cycles 20000 | immap tree run --bench -\n";
+    for (Node* n = t.iterFirst(page, page); n; n = IntervalTree::iterNext(n, page, page))
+        ++hits;
+    std::cout
+        << "immap " << IMMAP_VERSION
+        << ": the Linux kernel's i_mmap interval tree, rebuilt case for case.\n\n"
+        << "Default scenario: libc.so.6 mapped by " << kProcesses
+        << " processes, five VMAs each (r--p, r-xp, r--p, RELRO r--p, rw-p).\n"
+        << "  i_mmap tree: " << t.size() << " VMAs, height " << check.shape.height
+        << ", black height " << check.shape.blackHeight << ", invariants "
+        << (check.ok ? "hold" : "BROKEN: " + check.error) << '\n'
+        << "  linkage per VMA: " << kLinkageBytes
+        << " bytes (parent+colour, two children, subtree_last), as in the kernel\n"
+        << "  rmap walk of page 0x100 (libc text): " << hits << " VMAs map it\n\n"
+        << "Try: immap tree run samples/scripts/libc-small.ops\n"
+        << "     immap tree libc --processes 1200 --cycles 20000 | immap tree run --bench -\n";
     return check.ok ? 0 : 1;
 }
 

@@ -77,8 +77,8 @@ CheckResult InvariantChecker::check(const IntervalTree& tree) {
     int height = 0, blackHeight = 0;
     if (!w.walk(root, height, blackHeight)) return done(w.error);
     if (w.visited != tree.size())
-        return done("size is " + std::to_string(tree.size()) + " but " +
-                    std::to_string(w.visited) + " nodes are reachable");
+        return done("size is " + std::to_string(tree.size()) + " but " + std::to_string(w.visited) +
+                    " nodes are reachable");
     if (tree.leftmost() != w.first) return done("leftmost cache is not the first node in order");
     r.shape = TreeShape{w.visited, height, root ? blackHeight - 1 : 0};
     return r;

@@ -16,10 +16,12 @@ std::vector<ScriptOp> LibcChurn::generate(std::size_t processes, std::size_t cyc
         for (const Segment& s : kLibcSegments)
             ops.push_back({ScriptOp::Kind::Insert, nextId++, s.pgoff, s.pgoff + s.pages - 1});
     };
-    for (std::size_t p = 0; p < processes; ++p) exec();
+    for (std::size_t p = 0; p < processes; ++p)
+        exec();
     std::mt19937_64 rng(seed);
     for (std::size_t c = 0; c < cycles && !live.empty(); ++c) {
-        const std::size_t victim = std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng);
+        const std::size_t victim =
+            std::uniform_int_distribution<std::size_t>(0, live.size() - 1)(rng);
         const std::uint64_t first = live[victim];
         live[victim] = live.back();
         live.pop_back();

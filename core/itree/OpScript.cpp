@@ -7,7 +7,9 @@ namespace immap::itree {
 
 namespace {
 
-bool isSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+bool isSpace(char c) {
+    return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f';
+}
 
 std::string quoted(std::string_view s) {
     constexpr std::size_t kMax = 40;  // a 10 MB token must not become a 10 MB message
@@ -44,10 +46,12 @@ bool OpScript::parseLine(std::string_view line, ScriptOp& op, std::string& error
     std::array<std::string_view, 5> tok;
     std::size_t n = 0;
     for (std::size_t i = 0; i < line.size();) {
-        while (i < line.size() && isSpace(line[i])) ++i;
+        while (i < line.size() && isSpace(line[i]))
+            ++i;
         if (i == line.size()) break;
         std::size_t j = i;
-        while (j < line.size() && !isSpace(line[j])) ++j;
+        while (j < line.size() && !isSpace(line[j]))
+            ++j;
         if (n == tok.size()) {
             error = "too many fields";
             return false;

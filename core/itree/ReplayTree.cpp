@@ -1,14 +1,17 @@
 #include "ReplayTree.h"
 
-
 #include "IntervalTree.h"
 
 namespace immap::itree {
 
 namespace {
 
-const Node* asNode(std::uint64_t v) { return reinterpret_cast<const Node*>(v); }
-std::uint64_t asValue(const Node* n) { return reinterpret_cast<std::uintptr_t>(n); }
+const Node* asNode(std::uint64_t v) {
+    return reinterpret_cast<const Node*>(v);
+}
+std::uint64_t asValue(const Node* n) {
+    return reinterpret_cast<std::uintptr_t>(n);
+}
 
 }  // namespace
 

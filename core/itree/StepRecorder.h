@@ -82,8 +82,8 @@ public:
     // Called by the tree while it works.
     void step(Op op, StepKind kind, const char* function, const Node* a, const Node* b = nullptr,
               std::uint8_t detail = 0) {
-        steps_.push_back(Step{op, kind, detail, function, a, b,
-                              static_cast<std::uint32_t>(changes_.size()), 0});
+        steps_.push_back(
+            Step{op, kind, detail, function, a, b, static_cast<std::uint32_t>(changes_.size()), 0});
     }
     void change(const Node* node, Field field, std::uint64_t before, std::uint64_t after) {
         if (before != after) push(Change{node, field, before, after, false});

@@ -103,7 +103,9 @@ struct MultimapUnderTest {
     Map map;
     std::vector<Map::iterator> where;
     explicit MultimapUnderTest(std::size_t slots) : where(slots) {}
-    void insert(const BenchOp& op) { where[op.slot] = map.emplace(std::pair(op.start, op.last), op.slot); }
+    void insert(const BenchOp& op) {
+        where[op.slot] = map.emplace(std::pair(op.start, op.last), op.slot);
+    }
     void remove(const BenchOp& op) { map.erase(where[op.slot]); }
     void reset() { map.clear(); }
 };
@@ -125,7 +127,8 @@ bool TreeBench::run(const std::vector<ScriptOp>& script, const BenchOptions& opt
         const bool insert = s.kind == ScriptOp::Kind::Insert;
         if (live[it->second] == insert) {
             error = "op " + std::to_string(i + 1) + ": " +
-                    (insert ? "insert of live ID " : "remove of unknown ID ") + std::to_string(s.id);
+                    (insert ? "insert of live ID " : "remove of unknown ID ") +
+                    std::to_string(s.id);
             return false;
         }
         live[it->second] = insert;
@@ -139,7 +142,8 @@ bool TreeBench::run(const std::vector<ScriptOp>& script, const BenchOptions& opt
     }
     std::vector<Run> runs;
     for (std::size_t i = prefix; i < ops.size(); ++i) {
-        if (runs.empty() || runs.back().insert != ops[i].insert) runs.push_back({i, i, ops[i].insert});
+        if (runs.empty() || runs.back().insert != ops[i].insert)
+            runs.push_back({i, i, ops[i].insert});
         runs.back().end = i + 1;
     }
 

@@ -20,7 +20,8 @@ int main(int argc, char** argv) {
     const char* only = argc > 1 && argv[1][0] != '-' ? argv[1] : nullptr;
     // Qt Test sees the program name plus the options after the class name.
     std::vector<char*> qtArgs{argv[0]};
-    for (int i = only ? 2 : 1; i < argc; ++i) qtArgs.push_back(argv[i]);
+    for (int i = only ? 2 : 1; i < argc; ++i)
+        qtArgs.push_back(argv[i]);
     int failed = 0;
     bool found = false;
     for (const auto& s : immap::test::suites()) {

@@ -20,12 +20,13 @@ struct SuiteEntry {
 std::vector<SuiteEntry>& suites();
 
 struct RegisterSuite {
-    RegisterSuite(const char* name, SuiteFactory make) { suites().push_back({name, std::move(make)}); }
+    RegisterSuite(const char* name, SuiteFactory make) {
+        suites().push_back({name, std::move(make)});
+    }
 };
 
 }  // namespace immap::test
 
-#define IMMAP_TEST_SUITE(Class)                                          \
-    static const immap::test::RegisterSuite immapSuite_##Class(#Class, [] { \
-        return std::unique_ptr<QObject>(new Class);                         \
-    })
+#define IMMAP_TEST_SUITE(Class)                                 \
+    static const immap::test::RegisterSuite immapSuite_##Class( \
+        #Class, [] { return std::unique_ptr<QObject>(new Class); })

@@ -51,7 +51,8 @@ private:
 inline std::string mismatch(const IntervalTree& t, const BruteForceModel& m) {
     const itree::CheckResult c = itree::InvariantChecker::check(t);
     if (!c.ok) return "invariant: " + c.error;
-    if (t.size() != m.size()) return "size " + std::to_string(t.size()) + " vs model " + std::to_string(m.size());
+    if (t.size() != m.size())
+        return "size " + std::to_string(t.size()) + " vs model " + std::to_string(m.size());
     const Node* n = t.leftmost();
     for (const Node* expected : m.sequence()) {
         if (n != expected) return "in-order sequence differs from the model";

@@ -18,7 +18,8 @@ private slots:
     void init() {
         tree.clear();
         nodes.clear();
-        for (Index k = 0; k < 31; ++k) tree.insert(&nodes.emplace_back(k, k * 10, k * 10 + 5));
+        for (Index k = 0; k < 31; ++k)
+            tree.insert(&nodes.emplace_back(k, k * 10, k * 10 + 5));
     }
 
     void validTreeShape() {

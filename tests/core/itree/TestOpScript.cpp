@@ -53,19 +53,32 @@ private slots:
     void rejectsBadLines_data() {
         QTest::addColumn<QString>("line");
         QTest::addColumn<QString>("reason");
-        QTest::newRow("unknown op") << "x 1" << "unknown op 'x'";
-        QTest::newRow("few args") << "i 1 2" << "expected 'i ID START LAST', got 2 arguments";
-        QTest::newRow("many args") << "r 1 2" << "expected 'r ID', got 2 arguments";
-        QTest::newRow("d with arg") << "d 1" << "expected 'd', got 1 argument";
-        QTest::newRow("start > last") << "i 1 9 3" << "START > LAST (9 > 3)";
-        QTest::newRow("query start > last") << "q 9 3" << "START > LAST (9 > 3)";
-        QTest::newRow("not a number") << "i 1 a 3" << "bad number 'a'";
-        QTest::newRow("trailing junk") << "r 12z" << "bad number '12z'";
-        QTest::newRow("negative") << "r -1" << "bad number '-1'";
-        QTest::newRow("bare 0x") << "r 0x" << "bad number '0x'";
-        QTest::newRow("bad hex") << "r 0xfg" << "bad number '0xfg'";
-        QTest::newRow("past 64 bits") << "r 18446744073709551616" << "does not fit in 64 bits";
-        QTest::newRow("hex past 64 bits") << "r 0x10000000000000000" << "does not fit in 64 bits";
+        QTest::newRow("unknown op") << "x 1"
+                                    << "unknown op 'x'";
+        QTest::newRow("few args") << "i 1 2"
+                                  << "expected 'i ID START LAST', got 2 arguments";
+        QTest::newRow("many args") << "r 1 2"
+                                   << "expected 'r ID', got 2 arguments";
+        QTest::newRow("d with arg") << "d 1"
+                                    << "expected 'd', got 1 argument";
+        QTest::newRow("start > last") << "i 1 9 3"
+                                      << "START > LAST (9 > 3)";
+        QTest::newRow("query start > last") << "q 9 3"
+                                            << "START > LAST (9 > 3)";
+        QTest::newRow("not a number") << "i 1 a 3"
+                                      << "bad number 'a'";
+        QTest::newRow("trailing junk") << "r 12z"
+                                       << "bad number '12z'";
+        QTest::newRow("negative") << "r -1"
+                                  << "bad number '-1'";
+        QTest::newRow("bare 0x") << "r 0x"
+                                 << "bad number '0x'";
+        QTest::newRow("bad hex") << "r 0xfg"
+                                 << "bad number '0xfg'";
+        QTest::newRow("past 64 bits") << "r 18446744073709551616"
+                                      << "does not fit in 64 bits";
+        QTest::newRow("hex past 64 bits") << "r 0x10000000000000000"
+                                          << "does not fit in 64 bits";
     }
     void rejectsBadLines() {
         QFETCH(QString, line);
@@ -79,7 +92,10 @@ private slots:
     void nulByteIsABadNumber() {
         ScriptOp op;
         std::string e;
-        QVERIFY(!OpScript::parseLine(std::string("r 1\0" "2", 5), op, e));
+        QVERIFY(!OpScript::parseLine(std::string("r 1\0"
+                                                 "2",
+                                                 5),
+                                     op, e));
         QVERIFY2(e.find("bad number") != std::string::npos, e.c_str());
     }
 
@@ -107,10 +123,14 @@ private slots:
     void semanticErrorsNameTheLine_data() {
         QTest::addColumn<QString>("script");
         QTest::addColumn<QString>("message");
-        QTest::newRow("live id") << "i 1 0 5\n\n# c\ni 1 2 3\n" << "t.ops:4: insert of live ID 1\n";
-        QTest::newRow("unknown id") << "i 1 0 5\nr 2\n" << "t.ops:2: remove of unknown ID 2\n";
-        QTest::newRow("removed id") << "i 1 0 5\nr 1\nr 1\n" << "t.ops:3: remove of unknown ID 1\n";
-        QTest::newRow("syntax") << "d\nbogus\nd\n" << "t.ops:2: unknown op 'bogus' (expected i, r, q or d)\n";
+        QTest::newRow("live id") << "i 1 0 5\n\n# c\ni 1 2 3\n"
+                                 << "t.ops:4: insert of live ID 1\n";
+        QTest::newRow("unknown id") << "i 1 0 5\nr 2\n"
+                                    << "t.ops:2: remove of unknown ID 2\n";
+        QTest::newRow("removed id") << "i 1 0 5\nr 1\nr 1\n"
+                                    << "t.ops:3: remove of unknown ID 1\n";
+        QTest::newRow("syntax") << "d\nbogus\nd\n"
+                                << "t.ops:2: unknown op 'bogus' (expected i, r, q or d)\n";
     }
     void semanticErrorsNameTheLine() {
         QFETCH(QString, script);

@@ -38,15 +38,17 @@ private slots:
         BruteForceModel m;
         std::deque<TestNode> nodes;
         const std::pair<Index, Index> iv[] = {{0, 0}, {0, kMax}, {kMax, kMax}, {kMax - 1, kMax},
-                                              {1, 1}, {0, 5}, {5, kMax - 1}};
+                                              {1, 1}, {0, 5},    {5, kMax - 1}};
         for (auto [s, l] : iv) {
             TestNode& n = nodes.emplace_back(nodes.size() + 1, s, l);
             t.insert(&n);
             m.insert(&n);
         }
         QVERIFY(mismatch(t, m).empty());
-        const std::pair<Index, Index> qs[] = {{0, 0}, {kMax, kMax}, {0, kMax}, {2, 4}, {6, 6}, {kMax - 1, kMax - 1}};
-        for (auto [s, l] : qs) QVERIFY(query(t, s, l) == m.overlapping(s, l));
+        const std::pair<Index, Index> qs[] = {{0, 0}, {kMax, kMax}, {0, kMax},
+                                              {2, 4}, {6, 6},       {kMax - 1, kMax - 1}};
+        for (auto [s, l] : qs)
+            QVERIFY(query(t, s, l) == m.overlapping(s, l));
     }
 
     // Every point of a nested, duplicated set: results in in-order order, no duplicates.
@@ -61,9 +63,11 @@ private slots:
             t.insert(&n);
             m.insert(&n);
         }
-        for (Index p = 0; p < 420; ++p) QVERIFY(query(t, p, p) == m.overlapping(p, p));
+        for (Index p = 0; p < 420; ++p)
+            QVERIFY(query(t, p, p) == m.overlapping(p, p));
         for (Index a = 0; a < 420; a += 7)
-            for (Index b = a; b < 420; b += 13) QVERIFY(query(t, a, b) == m.overlapping(a, b));
+            for (Index b = a; b < 420; b += 13)
+                QVERIFY(query(t, a, b) == m.overlapping(a, b));
     }
 };
 

@@ -51,7 +51,8 @@ private slots:
             std::istringstream g(got), x(expected);
             std::string gl, xl;
             int line = 1;
-            while (std::getline(g, gl) && std::getline(x, xl) && gl == xl) ++line;
+            while (std::getline(g, gl) && std::getline(x, xl) && gl == xl)
+                ++line;
             QFAIL(("output line " + std::to_string(line) + " differs:\n got: " + gl.substr(0, 300) +
                    "\nwant: " + xl.substr(0, 300))
                       .c_str());
@@ -70,7 +71,8 @@ private slots:
             QVERIFY(runner.run(in, name, err));
             QCOMPARE(out.str(), slurp(reference(QString(name) + ".expected")));
             ReplayTree shadow;
-            for (const Step& s : rec.steps()) QVERIFY(shadow.forward(rec, s));
+            for (const Step& s : rec.steps())
+                QVERIFY(shadow.forward(rec, s));
             const std::string diff = shadow.differenceFrom(runner.tree());
             QVERIFY2(diff.empty(), diff.c_str());
         }

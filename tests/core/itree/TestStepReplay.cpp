@@ -32,8 +32,9 @@ std::string fingerprint(const ReplayTree& r) {
                     std::to_string(reinterpret_cast<std::uintptr_t>(r.leftmost()));
     for (const Node* n : r.inorder()) {
         const auto& st = r.state(n);
-        for (const void* p : {static_cast<const void*>(n), static_cast<const void*>(st.parent),
-                              static_cast<const void*>(st.left), static_cast<const void*>(st.right)})
+        for (const void* p :
+             {static_cast<const void*>(n), static_cast<const void*>(st.parent),
+              static_cast<const void*>(st.left), static_cast<const void*>(st.right)})
             s += ' ' + std::to_string(reinterpret_cast<std::uintptr_t>(p));
         s += st.color == Color::Red ? 'r' : 'b';
         s += std::to_string(st.subtreeLast);
@@ -98,7 +99,8 @@ private slots:
         IntervalTree t;
         StepRecorder rec;
         TestNode a(1, 20, 20), b(2, 10, 10), c(3, 30, 30), d(4, 5, 5);
-        for (TestNode* n : {&a, &b, &c}) t.insert(n);
+        for (TestNode* n : {&a, &b, &c})
+            t.insert(n);
         t.setRecorder(&rec);
         t.insert(&d);
         const auto cases = stepsOf(rec, StepKind::FixupCase);
@@ -113,7 +115,8 @@ private slots:
         IntervalTree t;
         StepRecorder rec;
         TestNode n20(1, 20, 20), n10(2, 10, 10), n30(3, 30, 30), n25(4, 25, 25);
-        for (TestNode* n : {&n20, &n10, &n30, &n25}) t.insert(n);
+        for (TestNode* n : {&n20, &n10, &n30, &n25})
+            t.insert(n);
         t.setRecorder(&rec);
         t.remove(&n20);  // right subtree 30 has left child 25: the successor is 25, deeper
         auto ec = stepsOf(rec, StepKind::EraseCase);
@@ -140,7 +143,8 @@ private slots:
         IntervalTree t;
         StepRecorder rec;
         std::deque<TestNode> nodes;
-        for (Index k : {10, 5, 20, 15, 25, 30, 35}) t.insert(&nodes.emplace_back(k, k, k));
+        for (Index k : {10, 5, 20, 15, 25, 30, 35})
+            t.insert(&nodes.emplace_back(k, k, k));
         TestNode &n10 = nodes[0], &n5 = nodes[1], &n20 = nodes[2], &n15 = nodes[3];
         QVERIFY(n10.isBlack() && n5.isBlack() && n20.isRed() && n15.isBlack());
         t.setRecorder(&rec);
@@ -188,14 +192,16 @@ private slots:
                 live[k] = live.back();
                 live.pop_back();
             }
-            for (const Step& s : rec.steps()) QVERIFY2(shadow.forward(rec, s), "change does not fit");
+            for (const Step& s : rec.steps())
+                QVERIFY2(shadow.forward(rec, s), "change does not fit");
             const std::string diff = shadow.differenceFrom(t);
             QVERIFY2(diff.empty(), diff.c_str());
             if (!before.empty()) {
                 for (auto s = rec.steps().rbegin(); s != rec.steps().rend(); ++s)
                     QVERIFY2(shadow.backward(rec, *s), "change does not fit backwards");
                 QCOMPARE(fingerprint(shadow), before);
-                for (const Step& s : rec.steps()) QVERIFY(shadow.forward(rec, s));
+                for (const Step& s : rec.steps())
+                    QVERIFY(shadow.forward(rec, s));
             }
         }
     }
@@ -206,12 +212,16 @@ private slots:
         StepRecorder rec;
         t.setRecorder(&rec);
         std::deque<TestNode> nodes;
-        for (int i = 0; i < 300; ++i) t.insert(&nodes.emplace_back(i, (i * 37) % 101, (i * 37) % 101 + 3));
-        for (int i = 0; i < 300; i += 2) t.remove(&nodes[i]);
+        for (int i = 0; i < 300; ++i)
+            t.insert(&nodes.emplace_back(i, (i * 37) % 101, (i * 37) % 101 + 3));
+        for (int i = 0; i < 300; i += 2)
+            t.remove(&nodes[i]);
         ReplayTree shadow;
-        for (const Step& s : rec.steps()) QVERIFY(shadow.forward(rec, s));
+        for (const Step& s : rec.steps())
+            QVERIFY(shadow.forward(rec, s));
         QVERIFY(shadow.differenceFrom(t).empty());
-        for (auto s = rec.steps().rbegin(); s != rec.steps().rend(); ++s) QVERIFY(shadow.backward(rec, *s));
+        for (auto s = rec.steps().rbegin(); s != rec.steps().rend(); ++s)
+            QVERIFY(shadow.backward(rec, *s));
         QCOMPARE(shadow.root(), nullptr);
         QCOMPARE(shadow.leftmost(), nullptr);
     }
@@ -220,14 +230,16 @@ private slots:
     void replayFromSnapshot() {
         IntervalTree t;
         std::deque<TestNode> nodes;
-        for (int i = 0; i < 100; ++i) t.insert(&nodes.emplace_back(i, i % 7, i % 7 + i));
+        for (int i = 0; i < 100; ++i)
+            t.insert(&nodes.emplace_back(i, i % 7, i % 7 + i));
         ReplayTree shadow(t);
         QVERIFY(shadow.differenceFrom(t).empty());
         StepRecorder rec;
         t.setRecorder(&rec);
         t.remove(&nodes[0]);
         t.insert(&nodes.emplace_back(1000, 3, 3));
-        for (const Step& s : rec.steps()) QVERIFY(shadow.forward(rec, s));
+        for (const Step& s : rec.steps())
+            QVERIFY(shadow.forward(rec, s));
         const std::string diff = shadow.differenceFrom(t);
         QVERIFY2(diff.empty(), diff.c_str());
     }

@@ -85,10 +85,14 @@ private slots:
         QTest::addColumn<quint64>("maxLen");
         QTest::addColumn<int>("ops");
         QTest::addColumn<int>("peak");  // the live count swings between 0 and this
-        QTest::newRow("dense duplicates") << quint64(1) << quint64(16) << quint64(8) << 250000 << 600;
-        QTest::newRow("nested ranges") << quint64(2) << quint64(1000) << quint64(1000) << 150000 << 1500;
-        QTest::newRow("sparse small") << quint64(3) << quint64(1000000) << quint64(50) << 150000 << 2500;
-        QTest::newRow("full 64-bit range") << quint64(4) << quint64(kMax) << quint64(kMax) << 60000 << 800;
+        QTest::newRow("dense duplicates")
+            << quint64(1) << quint64(16) << quint64(8) << 250000 << 600;
+        QTest::newRow("nested ranges")
+            << quint64(2) << quint64(1000) << quint64(1000) << 150000 << 1500;
+        QTest::newRow("sparse small")
+            << quint64(3) << quint64(1000000) << quint64(50) << 150000 << 2500;
+        QTest::newRow("full 64-bit range")
+            << quint64(4) << quint64(kMax) << quint64(kMax) << 60000 << 800;
     }
     void randomMixed() {
         QFETCH(quint64, seed);
@@ -143,7 +147,8 @@ private slots:
         if (removeOrder == "descending") std::reverse(order.begin(), order.end());
         if (removeOrder == "zigzag") {
             std::vector<const Node*> z;
-            for (std::size_t i = 0; i < order.size(); ++i) z.push_back(order[zigzag(i)]);
+            for (std::size_t i = 0; i < order.size(); ++i)
+                z.push_back(order[zigzag(i)]);
             order = z;
         }
         if (removeOrder == "random") std::shuffle(order.begin(), order.end(), h.rng);
@@ -172,7 +177,8 @@ private slots:
             procs.push_back(vmas);
             return true;
         };
-        for (int p = 0; p < 1000; ++p) QVERIFY2(exec(), h.failure.c_str());
+        for (int p = 0; p < 1000; ++p)
+            QVERIFY2(exec(), h.failure.c_str());
         for (int c = 0; c < 12000; ++c) {
             const std::size_t victim = h.uniform(0, procs.size() - 1);
             for (TestNode* v : procs[victim]) {
@@ -194,7 +200,8 @@ private slots:
         std::vector<std::vector<TestNode*>> procs;
         for (int p = 0; p < 50; ++p) {
             std::vector<TestNode*> vmas;
-            for (const auto& s : kLibcSegments) vmas.push_back(h.insert(s.pgoff, s.pgoff + s.pages - 1));
+            for (const auto& s : kLibcSegments)
+                vmas.push_back(h.insert(s.pgoff, s.pgoff + s.pages - 1));
             procs.push_back(vmas);
         }
         QVERIFY2(h.check(), h.failure.c_str());
