@@ -242,8 +242,16 @@ private:
     void fixupCase(const char* fn, Node* at, std::uint8_t c) {
         rec_.step(StepKind::FixupCase, fn, at, nullptr, c);
     }
-    void rotateStep(const char* fn, Node* at, Node* top, bool left) {
-        rec_.step(StepKind::Rotate, fn, at, top, left ? 0 : 1);
+    // Sides, so that each fix-up is written once for both mirror images (the kernel spells out
+    // both; the steps taken are identical).
+    enum Side : std::uint8_t { kLeft = 0, kRight = 1 };
+    static Side other(Side s) { return s == kLeft ? kRight : kLeft; }
+    static Node* child(const Node* n, Side s) { return s == kLeft ? n->left_ : n->right_; }
+    void setChild(Node* n, Side s, Node* v) { s == kLeft ? setLeft(n, v) : setRight(n, v); }
+
+    // A rotation at `at` bringing up `top`; `dir` kLeft when top was at's right child.
+    void rotateStep(const char* fn, Node* at, Node* top, Side dir) {
+        rec_.step(StepKind::Rotate, fn, at, top, dir);
     }
 
     // --- __rb_insert: node is red and linked ------------------------------------------------
@@ -261,9 +269,9 @@ private:
                 return;
             }
             Node* gparent = parent->parent();  // a red parent is never the root
-            Node* tmp = gparent->right_;
-            const bool parentIsLeft = parent != tmp;
-            Node* uncle = parentIsLeft ? tmp : gparent->left_;
+            const Side ps = parent != gparent->right_ ? kLeft : kRight;  // parent's side
+            const Side os = other(ps);
+            Node* uncle = child(gparent, os);
             if (uncle && uncle->isRed()) {
                 // Case 1: red uncle. Push blackness down from gparent and climb.
                 fixupCase(kInsertColorFn, node, 1);
@@ -275,50 +283,25 @@ private:
                 parent = node->parent();
                 continue;
             }
-            if (parentIsLeft) {
-                tmp = parent->right_;
-                if (node == tmp) {
-                    // Case 2: node is the inner child; rotate left at parent.
-                    fixupCase(kInsertColorFn, node, 2);
-                    rotateStep(kInsertColorFn, parent, node, true);
-                    tmp = node->left_;
-                    setRight(parent, tmp);
-                    setLeft(node, parent);
-                    if (tmp) setParentColor(tmp, parent, Color::Black);
-                    setParentColor(parent, node, Color::Red);
-                    augmentRotate(parent, node);
-                    parent = node;
-                    tmp = node->right_;
-                }
-                // Case 3: outer child; rotate right at gparent.
-                fixupCase(kInsertColorFn, parent, 3);
-                rotateStep(kInsertColorFn, gparent, parent, false);
-                setLeft(gparent, tmp);
-                setRight(parent, gparent);
-                if (tmp) setParentColor(tmp, gparent, Color::Black);
-                rotateSetParents(gparent, parent, Color::Red);
-                augmentRotate(gparent, parent);
-                return;
-            }
-            tmp = parent->left_;
+            Node* tmp = child(parent, os);
             if (node == tmp) {
-                // Case 2 (mirrored): rotate right at parent.
+                // Case 2: node is the inner child; rotate at parent so it becomes the outer one.
                 fixupCase(kInsertColorFn, node, 2);
-                rotateStep(kInsertColorFn, parent, node, false);
-                tmp = node->right_;
-                setLeft(parent, tmp);
-                setRight(node, parent);
+                rotateStep(kInsertColorFn, parent, node, ps);
+                tmp = child(node, ps);
+                setChild(parent, os, tmp);
+                setChild(node, ps, parent);
                 if (tmp) setParentColor(tmp, parent, Color::Black);
                 setParentColor(parent, node, Color::Red);
                 augmentRotate(parent, node);
                 parent = node;
-                tmp = node->left_;
+                tmp = child(node, os);
             }
-            // Case 3 (mirrored): rotate left at gparent.
+            // Case 3: outer child; rotate at gparent the other way, parent becomes the black top.
             fixupCase(kInsertColorFn, parent, 3);
-            rotateStep(kInsertColorFn, gparent, parent, true);
-            setRight(gparent, tmp);
-            setLeft(parent, gparent);
+            rotateStep(kInsertColorFn, gparent, parent, os);
+            setChild(gparent, ps, tmp);
+            setChild(parent, os, gparent);
             if (tmp) setParentColor(tmp, gparent, Color::Black);
             rotateSetParents(gparent, parent, Color::Red);
             augmentRotate(gparent, parent);
@@ -396,78 +379,27 @@ private:
     void eraseColor(Node* parent) {
         Node* node = nullptr;
         for (;;) {
-            Node* sibling = parent->right_;
-            if (node != sibling) {  // node is the left child (a null node too)
-                if (sibling->isRed()) {
-                    // Case 1: red sibling; rotate left at parent so the sibling is black.
-                    fixupCase(kEraseColorFn, parent, 1);
-                    rotateStep(kEraseColorFn, parent, sibling, true);
-                    Node* tmp1 = sibling->left_;
-                    setRight(parent, tmp1);
-                    setLeft(sibling, parent);
-                    setParentColor(tmp1, parent, Color::Black);
-                    rotateSetParents(parent, sibling, Color::Red);
-                    augmentRotate(parent, sibling);
-                    sibling = tmp1;
-                }
-                Node* tmp1 = sibling->right_;
-                if (!tmp1 || tmp1->isBlack()) {
-                    Node* tmp2 = sibling->left_;
-                    if (!tmp2 || tmp2->isBlack()) {
-                        // Case 2: black sibling with black children; recolour and climb.
-                        fixupCase(kEraseColorFn, parent, 2);
-                        recolor(sibling, Color::Red, kEraseColorFn);
-                        if (parent->isRed()) {
-                            setColor(parent, Color::Black);
-                        } else {
-                            node = parent;
-                            parent = node->parent();
-                            if (parent) continue;
-                        }
-                        return;
-                    }
-                    // Case 3: near child red; rotate right at sibling.
-                    fixupCase(kEraseColorFn, parent, 3);
-                    rotateStep(kEraseColorFn, sibling, tmp2, false);
-                    tmp1 = tmp2->right_;
-                    setLeft(sibling, tmp1);
-                    setRight(tmp2, sibling);
-                    setRight(parent, tmp2);
-                    if (tmp1) setParentColor(tmp1, sibling, Color::Black);
-                    augmentRotate(sibling, tmp2);
-                    tmp1 = sibling;
-                    sibling = tmp2;
-                }
-                // Case 4: far child red; rotate left at parent and recolour. Done.
-                fixupCase(kEraseColorFn, parent, 4);
-                rotateStep(kEraseColorFn, parent, sibling, true);
-                Node* tmp2 = sibling->left_;
-                setRight(parent, tmp2);
-                setLeft(sibling, parent);
-                setParentColor(tmp1, sibling, Color::Black);
-                if (tmp2) setParent(tmp2, parent);
-                rotateSetParents(parent, sibling, Color::Black);
-                augmentRotate(parent, sibling);
-                return;
-            }
-            sibling = parent->left_;
+            // A null node is on the side whose child is null: test against the right child.
+            const Side ns = node != parent->right_ ? kLeft : kRight;
+            const Side fs = other(ns);  // the sibling's side, and its far child's side
+            Node* sibling = child(parent, fs);
             if (sibling->isRed()) {
-                // Case 1 (mirrored): rotate right at parent.
+                // Case 1: red sibling; rotate at parent towards node so the sibling is black.
                 fixupCase(kEraseColorFn, parent, 1);
-                rotateStep(kEraseColorFn, parent, sibling, false);
-                Node* tmp1 = sibling->right_;
-                setLeft(parent, tmp1);
-                setRight(sibling, parent);
+                rotateStep(kEraseColorFn, parent, sibling, ns);
+                Node* tmp1 = child(sibling, ns);
+                setChild(parent, fs, tmp1);
+                setChild(sibling, ns, parent);
                 setParentColor(tmp1, parent, Color::Black);
                 rotateSetParents(parent, sibling, Color::Red);
                 augmentRotate(parent, sibling);
                 sibling = tmp1;
             }
-            Node* tmp1 = sibling->left_;
+            Node* tmp1 = child(sibling, fs);  // far child
             if (!tmp1 || tmp1->isBlack()) {
-                Node* tmp2 = sibling->right_;
+                Node* tmp2 = child(sibling, ns);  // near child
                 if (!tmp2 || tmp2->isBlack()) {
-                    // Case 2 (mirrored).
+                    // Case 2: black sibling with black children; recolour and climb.
                     fixupCase(kEraseColorFn, parent, 2);
                     recolor(sibling, Color::Red, kEraseColorFn);
                     if (parent->isRed()) {
@@ -479,24 +411,24 @@ private:
                     }
                     return;
                 }
-                // Case 3 (mirrored): rotate left at sibling.
+                // Case 3: near child red; rotate at sibling away from node.
                 fixupCase(kEraseColorFn, parent, 3);
-                rotateStep(kEraseColorFn, sibling, tmp2, true);
-                tmp1 = tmp2->left_;
-                setRight(sibling, tmp1);
-                setLeft(tmp2, sibling);
-                setLeft(parent, tmp2);
+                rotateStep(kEraseColorFn, sibling, tmp2, fs);
+                tmp1 = child(tmp2, fs);
+                setChild(sibling, ns, tmp1);
+                setChild(tmp2, fs, sibling);
+                setChild(parent, fs, tmp2);
                 if (tmp1) setParentColor(tmp1, sibling, Color::Black);
                 augmentRotate(sibling, tmp2);
                 tmp1 = sibling;
                 sibling = tmp2;
             }
-            // Case 4 (mirrored): rotate right at parent.
+            // Case 4: far child red; rotate at parent towards node and recolour. Done.
             fixupCase(kEraseColorFn, parent, 4);
-            rotateStep(kEraseColorFn, parent, sibling, false);
-            Node* tmp2 = sibling->right_;
-            setLeft(parent, tmp2);
-            setRight(sibling, parent);
+            rotateStep(kEraseColorFn, parent, sibling, ns);
+            Node* tmp2 = child(sibling, ns);
+            setChild(parent, fs, tmp2);
+            setChild(sibling, ns, parent);
             setParentColor(tmp1, sibling, Color::Black);
             if (tmp2) setParent(tmp2, parent);
             rotateSetParents(parent, sibling, Color::Black);
