@@ -14,6 +14,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   libhwloc-dev hwloc
+  libarchive-dev
   libboost-graph-dev
   libqcustomplot-dev
   xvfb xauth

@@ -15,6 +15,11 @@
 #include "itree/LibcChurn.h"
 #include "itree/ScriptRunner.h"
 #include "itree/TreeBench.h"
+#include "mapping/FileMapping.h"
+#include "mapping/HostLoader.h"
+#include "mapping/TreeDot.h"
+#include "procfs/ParseError.h"
+#include "topology/TopologyError.h"
 
 namespace immap::cli {
 
@@ -148,15 +153,52 @@ int libc(const QStringList& args) {
     return 0;
 }
 
+int dot(const QStringList& args) {
+    QCommandLineParser p;
+    p.addOption({"file", "The mapped file: full path or last component (libc.so.6).", "NAME"});
+    p.addOption({"policy", "single (default), split-trees, split-locks or sharded:K.", "POLICY"});
+    p.addOption(
+        {"topology", "Topology spec: host, xml:FILE, synthetic:DESC[;distances=...].", "SPEC"});
+    p.addPositionalArgument("source", "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?...");
+    if (!p.parse(args)) return usageError(p.errorText());
+    if (p.positionalArguments().size() != 1) return usageError("tree dot takes one SOURCE");
+    if (!p.isSet("file")) return usageError("tree dot needs --file NAME");
+    mapping::Policy policy;
+    std::string error;
+    if (p.isSet("policy") &&
+        !mapping::Policy::parse(p.value("policy").toStdString(), policy, error))
+        return usageError(QString::fromStdString(error));
+    try {
+        const mapping::LoadedHost host = mapping::HostLoader::load(
+            p.positionalArguments().first().toStdString(), p.value("topology").toStdString());
+        const std::string name = p.value("file").toStdString();
+        const mapping::MappedFile* file = host.mappings.findFile(name);
+        if (!file) {
+            std::cerr << host.source << ": no single mapped file named '" << name << "'\n";
+            return kBadInput;
+        }
+        const mapping::FileMapping m(*file, *host.topology, policy);
+        std::cout << mapping::TreeDot::write(m);
+    } catch (const procfs::ParseError& e) {
+        std::cerr << e.what() << '\n';
+        return kBadInput;
+    } catch (const topology::TopologyError& e) {
+        std::cerr << e.what() << '\n';
+        return kBadInput;
+    }
+    return 0;
+}
+
 }  // namespace
 
 int treeCommand(const QStringList& args) {
-    if (args.size() < 2) return usageError("expected 'tree run' or 'tree libc'");
+    if (args.size() < 2) return usageError("expected 'tree run', 'tree libc' or 'tree dot'");
     const QString sub = args[1];
     QStringList rest = args.mid(1);
     rest.first() = "immap tree " + sub;  // the parser's program name
     if (sub == "run") return run(rest);
     if (sub == "libc") return libc(rest);
+    if (sub == "dot") return dot(rest);
     return usageError("unknown tree command '" + sub + "'");
 }
 

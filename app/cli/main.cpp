@@ -1,6 +1,8 @@
 #include <QCoreApplication>
 #include <iostream>
 
+#include "SnapshotCommand.h"
+#include "TopologyCommand.h"
 #include "TreeCommand.h"
 
 namespace {
@@ -10,6 +12,12 @@ const char* kUsage =
     "       immap tree run [--bench] SCRIPT|-   run an op script (see README)\n"
     "       immap tree libc [--processes P] [--cycles C] [--seed S]\n"
     "                                     print a libc-shaped exec/exit op script\n"
+    "       immap tree dot SOURCE --file NAME [--policy P] [--topology SPEC]\n"
+    "                                     GraphViz DOT of a file's i_mmap tree(s)\n"
+    "       immap snapshot stats SOURCE [--topology SPEC] [--json]\n"
+    "                                     which VMAs sit in which file's i_mmap, per node\n"
+    "       immap topology show SPEC [--json|--dot|--xml]\n"
+    "                                     a machine topology: host, xml:FILE, synthetic:DESC\n"
     "       immap --help | --version\n";
 
 }  // namespace
@@ -31,6 +39,8 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "tree") return immap::cli::treeCommand(args);
+    if (cmd == "snapshot") return immap::cli::snapshotCommand(args);
+    if (cmd == "topology") return immap::cli::topologyCommand(args);
     std::cerr << "immap: unknown command '" << cmd.toStdString() << "'\n" << kUsage;
     return 2;
 }

@@ -1,0 +1,10 @@
+#pragma once
+// `immap snapshot stats SOURCE [--topology SPEC] [--json]`. Exit status: 0 ok, 2 bad input.
+
+#include <QStringList>
+
+namespace immap::cli {
+
+int snapshotCommand(const QStringList& args);  // args[0] is "snapshot"
+
+}  // namespace immap::cli

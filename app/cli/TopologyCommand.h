@@ -1,0 +1,10 @@
+#pragma once
+// `immap topology show SPEC [--json|--dot|--xml]`. Exit status: 0 ok, 2 bad input or usage.
+
+#include <QStringList>
+
+namespace immap::cli {
+
+int topologyCommand(const QStringList& args);  // args[0] is "topology"
+
+}  // namespace immap::cli

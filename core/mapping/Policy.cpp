@@ -1,0 +1,63 @@
+#include "Policy.h"
+
+#include <charconv>
+
+namespace immap::mapping {
+
+bool Policy::parse(std::string_view text, Policy& out, std::string& error) {
+    out = Policy{};
+    if (text == "single") return true;
+    if (text == "split-trees") {
+        out.kind = Kind::SplitTrees;
+        return true;
+    }
+    if (text == "split-locks") {
+        out.kind = Kind::SplitLocks;
+        return true;
+    }
+    if (text.substr(0, 8) == "sharded:") {
+        const std::string_view k = text.substr(8);
+        unsigned v = 0;
+        auto [p, ec] = std::from_chars(k.data(), k.data() + k.size(), v);
+        if (ec == std::errc{} && p == k.data() + k.size() && v > 0) {
+            out.kind = Kind::Sharded;
+            out.cpusPerShard = v;
+            return true;
+        }
+        error =
+            "sharded:K needs a positive CPU count K, got '" + std::string(k.substr(0, 20)) + "'";
+        return false;
+    }
+    error = "unknown policy '" + std::string(text.substr(0, 40)) +
+            "' (expected single, split-trees, split-locks or sharded:K)";
+    return false;
+}
+
+std::string Policy::name() const {
+    switch (kind) {
+        case Kind::Single:
+            return "single";
+        case Kind::SplitTrees:
+            return "split-trees";
+        case Kind::SplitLocks:
+            return "split-locks";
+        case Kind::Sharded:
+            return "sharded:" + std::to_string(cpusPerShard);
+    }
+    return "?";
+}
+
+std::size_t Policy::memoryPerInodeBytes(std::size_t trees) const {
+    switch (kind) {
+        case Kind::Single:
+            return 0;
+        case Kind::SplitTrees:
+            return trees * kRootBytes + (trees + 1) * kSlotBytes;
+        case Kind::SplitLocks:
+        case Kind::Sharded:
+            return trees * kLockedTreeBytes + (trees + 1) * kSlotBytes;
+    }
+    return 0;
+}
+
+}  // namespace immap::mapping

@@ -1,0 +1,39 @@
+#pragma once
+// How a file's i_mmap is organised: today's single tree, or one of the proposed splits.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace immap::mapping {
+
+struct Policy {
+    enum class Kind {
+        Single,      // today: one tree, one rwsem
+        SplitTrees,  // proposal v1: one tree per NUMA node, still one rwsem
+        SplitLocks,  // proposal v2: one tree and one rwsem per NUMA node
+        Sharded,     // review alternative: one tree + lock per K CPUs under a top-level rwsem
+    };
+    Kind kind = Kind::Single;
+    unsigned cpusPerShard = 0;  // K, for Sharded
+
+    // "single", "split-trees", "split-locks", "sharded:K". Returns false with the reason.
+    static bool parse(std::string_view text, Policy& out, std::string& error);
+    std::string name() const;
+
+    // Bytes this policy adds to every inode over today's embedded root and rwsem, as the
+    // patches allocate them (notes/proposal-thread.md, "Sizes"):
+    //   split-trees: trees x 16 B (rb_root_cached, kzalloc_node each)
+    //                + (trees + 1) x 8 B (the NULL-terminated pointer array);
+    //   split-locks: trees x 64 B (struct i_mmap_tree: 16 B root + 40 B rw_semaphore + 4 B
+    //                atomic_t, rounded to kmalloc-64) + (trees + 1) x 8 B;
+    //   sharded:K:   the same per-tree cost as split-locks (each shard has its own lock), with
+    //                today's rwsem kept as the top-level lock;
+    //   single:      0.
+    static constexpr std::size_t kRootBytes = 16;
+    static constexpr std::size_t kLockedTreeBytes = 64;
+    static constexpr std::size_t kSlotBytes = 8;
+    std::size_t memoryPerInodeBytes(std::size_t trees) const;
+};
+
+}  // namespace immap::mapping

@@ -1,0 +1,343 @@
+#include "MapsParser.h"
+
+#include <array>
+#include <bit>
+#include <cstring>
+#include <limits>
+
+namespace immap::procfs {
+
+namespace detail {
+
+namespace {
+
+// Length of the valid UTF-8 sequence starting text[0] (2 to 4), or 0 when it is not one:
+// overlong forms, surrogates and code points past U+10FFFF are invalid (RFC 3629).
+std::size_t utf8SequenceLength(std::string_view text) {
+    const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(text[i]); };
+    const unsigned char c = byte(0);
+    std::size_t len = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the second byte
+    if (c >= 0xC2 && c <= 0xDF) {
+        len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        len = 3;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        len = 4;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return 0;
+    }
+    if (text.size() < len || byte(1) < lo || byte(1) > hi) return 0;
+    for (std::size_t i = 2; i < len; ++i)
+        if (byte(i) < 0x80 || byte(i) > 0xBF) return 0;
+    return len;
+}
+
+bool isOctal(char c) {
+    return c >= '0' && c <= '7';
+}
+
+}  // namespace
+
+std::string quote(std::string_view text) {
+    constexpr std::size_t kMaxBytes = 40;
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string out = "'";
+    std::size_t i = 0;
+    while (i < text.size() && i < kMaxBytes) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c >= 0x20 && c < 0x7F) {
+            out += static_cast<char>(c);
+            ++i;
+            continue;
+        }
+        if (const std::size_t len = utf8SequenceLength(text.substr(i))) {
+            if (i + len > kMaxBytes) break;  // cut before a character, never inside one
+            out.append(text.substr(i, len));
+            i += len;
+            continue;
+        }
+        out.append("\\x").append(1, kHex[c >> 4]).append(1, kHex[c & 15]);
+        ++i;
+    }
+    if (i < text.size()) out += "...";
+    out += '\'';
+    return out;
+}
+
+std::string decodeOctalEscapes(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size();) {
+        if (text[i] == '\\' && text.size() - i >= 4 && text[i + 1] >= '0' && text[i + 1] <= '3' &&
+            isOctal(text[i + 2]) && isOctal(text[i + 3])) {
+            const int value =
+                (text[i + 1] - '0') * 64 + (text[i + 2] - '0') * 8 + (text[i + 3] - '0');
+            if (value != 0) {
+                out += static_cast<char>(value);
+                i += 4;
+                continue;
+            }
+        }
+        out += text[i++];
+    }
+    return out;
+}
+
+}  // namespace detail
+
+namespace {
+
+using detail::NumberStatus;
+using detail::quote;
+
+[[noreturn]] void fail(const std::string& file, std::size_t lineNo, std::string reason) {
+    throw ParseError(file, lineNo, std::move(reason));
+}
+
+// Parses `text` as a hex number of `what`, with the reasons shared by every hex field.
+template <class T>
+T parseHex(std::string_view text, std::string_view field, const char* what, const char* bits,
+           const std::string& file, std::size_t lineNo) {
+    T value = 0;
+    switch (detail::parseNumber(text, value, 16)) {
+        case NumberStatus::Ok:
+            return value;
+        case NumberStatus::PastRange:
+            fail(file, lineNo,
+                 std::string("number past ") + bits + " bits in " + what + " " + quote(field));
+        case NumberStatus::Bad:
+            break;
+    }
+    fail(file, lineNo, std::string("bad ") + what + " " + quote(field));
+}
+
+// The hot path below reads numbers straight off the line and only looks for a field's end when
+// something is wrong; these say what, from the whole field. Each throws.
+
+[[noreturn, gnu::cold, gnu::noinline]] void rangeError(std::string_view range,
+                                                       const std::string& file,
+                                                       std::size_t lineNo) {
+    const std::size_t dash = range.find('-');
+    if (dash == std::string_view::npos)
+        fail(file, lineNo, "bad address range " + quote(range) + ": expected start-end in hex");
+    parseHex<std::uint64_t>(range.substr(0, dash), range, "address range", "64", file, lineNo);
+    parseHex<std::uint64_t>(range.substr(dash + 1), range, "address range", "64", file, lineNo);
+    fail(file, lineNo, "bad address range " + quote(range));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void deviceError(std::string_view dev,
+                                                        const std::string& file,
+                                                        std::size_t lineNo) {
+    const std::size_t colon = dev.find(':');
+    if (colon == std::string_view::npos)
+        fail(file, lineNo, "bad device " + quote(dev) + ": expected major:minor in hex");
+    parseHex<std::uint32_t>(dev.substr(0, colon), dev, "device", "32", file, lineNo);
+    parseHex<std::uint32_t>(dev.substr(colon + 1), dev, "device", "32", file, lineNo);
+    fail(file, lineNo, "bad device " + quote(dev));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void numberError(std::string_view field, int base,
+                                                        const char* what, const std::string& file,
+                                                        std::size_t lineNo) {
+    std::uint64_t ignored = 0;
+    if (detail::parseNumber(field, ignored, base) == NumberStatus::PastRange)
+        fail(file, lineNo, std::string("number past 64 bits in ") + what + " " + quote(field));
+    fail(file, lineNo, std::string("bad ") + what + " " + quote(field));
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void permsError(std::string_view perms,
+                                                       const std::string& file,
+                                                       std::size_t lineNo) {
+    if (perms.size() != 4)
+        fail(file, lineNo, "perms must be 4 characters like r-xp, got " + quote(perms));
+    fail(file, lineNo, "bad perms " + quote(perms) + ": expected [r-][w-][x-][ps]");
+}
+
+// The field starting at p: up to the next space or the end of the line.
+std::string_view fieldAt(const char* p, const char* end) {
+    const char* q = p;
+    while (q < end && *q != ' ')
+        ++q;
+    return {p, static_cast<std::size_t>(q - p)};
+}
+
+// Past a run of spaces. The padding before a pathname is up to ~70 of them: 8 at a time.
+const char* skipSpaces(const char* p, const char* end) {
+    constexpr std::uint64_t kEightSpaces = 0x2020202020202020ull;
+    while (end - p >= 8) {
+        std::uint64_t word;
+        std::memcpy(&word, p, 8);
+        const std::uint64_t diff = word ^ kEightSpaces;
+        // The first differing byte is the lowest one on little-endian machines.
+        if (diff && std::endian::native == std::endian::little)
+            return p + std::countr_zero(diff) / 8;
+        if (diff) break;
+        p += 8;
+    }
+    while (p < end && *p == ' ')
+        ++p;
+    return p;
+}
+
+// Digit values, -1 for anything else: the hot path reads numbers with this instead of
+// std::from_chars, whose checked per-digit arithmetic was a sixth of the parse time.
+constexpr auto kHexDigit = [] {
+    std::array<std::int8_t, 256> t{};
+    for (auto& v : t)
+        v = -1;
+    for (int c = '0'; c <= '9'; ++c)
+        t[c] = static_cast<std::int8_t>(c - '0');
+    for (int c = 'a'; c <= 'f'; ++c)
+        t[c] = static_cast<std::int8_t>(c - 'a' + 10);
+    for (int c = 'A'; c <= 'F'; ++c)
+        t[c] = static_cast<std::int8_t>(c - 'A' + 10);
+    return t;
+}();
+
+// A number in base 16 or 10 at p, of at least one digit, that fits T, followed by `sep` (a
+// space also accepts the end of the line): returns the position after the separator, or
+// nullptr; the caller's cold path then says what was wrong.
+template <unsigned Base, class T>
+const char* numberThen(const char* p, const char* end, T& out, char sep) {
+    constexpr T kMax = static_cast<T>(-1);
+    const char* const first = p;
+    T value = 0;
+    for (; p < end; ++p) {
+        const int d = kHexDigit[static_cast<unsigned char>(*p)];
+        if (d < 0 || d >= static_cast<int>(Base)) break;
+        // value * Base + d would pass kMax: a shift for hex, a compare with constants for decimal.
+        if (Base == 16 ? (value >> (std::numeric_limits<T>::digits - 4)) != 0
+                       : value >= kMax / Base && (value > kMax / Base || T(d) > kMax % Base))
+            return nullptr;
+        value = static_cast<T>(value * Base + static_cast<T>(d));
+    }
+    if (p == first) return nullptr;
+    out = value;
+    if (p == end) return sep == ' ' ? p : nullptr;
+    return *p == sep ? p + 1 : nullptr;
+}
+
+MapsEntry::Kind classify(std::string_view path) {
+    using Kind = MapsEntry::Kind;
+    if (path.empty()) return Kind::Anonymous;
+    if (path.size() < 2 || path.front() != '[' || path.back() != ']') return Kind::File;
+    const std::string_view name = path.substr(1, path.size() - 2);
+    if (name == "heap") return Kind::Heap;
+    if (name == "stack") return Kind::Stack;
+    if (name == "vdso") return Kind::Vdso;
+    if (name == "vvar" || name == "vvar_vclock") return Kind::Vvar;
+    if (name == "vsyscall") return Kind::Vsyscall;
+    if (name.starts_with("anon:")) return Kind::AnonNamed;
+    if (name.starts_with("anon_shmem:")) return Kind::AnonShmemNamed;
+    return Kind::OtherSpecial;
+}
+
+// Fills a default-constructed entry: parse() builds entries in place, without moving them.
+void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std::size_t lineNo) {
+    const char* const begin = line.data();
+    const char* const end = begin + line.size();
+
+    const char* p = numberThen<16>(begin, end, e.start, '-');
+    if (p) p = numberThen<16>(p, end, e.end, ' ');
+    if (!p) rangeError(fieldAt(begin, end), file, lineNo);
+    const auto range = [&] { return fieldAt(begin, end); };
+    if (e.end < e.start) fail(file, lineNo, "end address before start in " + quote(range()));
+    if (e.end == e.start) fail(file, lineNo, "empty address range " + quote(range()));
+    // Downstream code counts pages; a range that is not whole pages cannot come from a kernel.
+    if (e.start % kPageSize || e.end % kPageSize)
+        fail(file, lineNo, "address range not page-aligned " + quote(range()));
+
+    p = skipSpaces(p, end);
+    if (p == end) fail(file, lineNo, "missing perms");
+    if (end - p < 4 || (end - p > 4 && p[4] != ' ')) permsError(fieldAt(p, end), file, lineNo);
+    const auto flag = [&](char c, char yes) {
+        if (c != yes && c != '-') permsError(fieldAt(p, end), file, lineNo);
+        return c == yes;
+    };
+    e.read = flag(p[0], 'r');
+    e.write = flag(p[1], 'w');
+    e.exec = flag(p[2], 'x');
+    if (p[3] != 's' && p[3] != 'p') permsError(fieldAt(p, end), file, lineNo);
+    e.shared = p[3] == 's';
+
+    p = skipSpaces(p + 4, end);
+    if (p == end) fail(file, lineNo, "missing offset");
+    const char* const offset = p;
+    p = numberThen<16>(p, end, e.offset, ' ');
+    if (!p) numberError(fieldAt(offset, end), 16, "offset", file, lineNo);
+    if (e.offset % kPageSize)
+        fail(file, lineNo, "offset not page-aligned " + quote(fieldAt(offset, end)));
+
+    p = skipSpaces(p, end);
+    if (p == end) fail(file, lineNo, "missing device");
+    const char* const dev = p;
+    p = numberThen<16>(p, end, e.devMajor, ':');
+    if (p) p = numberThen<16>(p, end, e.devMinor, ' ');
+    if (!p) deviceError(fieldAt(dev, end), file, lineNo);
+
+    p = skipSpaces(p, end);
+    if (p == end) fail(file, lineNo, "missing inode");
+    const char* const inode = p;
+    p = numberThen<10>(p, end, e.inode, ' ');
+    if (!p) numberError(fieldAt(inode, end), 10, "inode", file, lineNo);
+
+    // What is left, after the padding, is the pathname, spaces and all.
+    p = skipSpaces(p, end);
+    if (p == end) return;  // kind is already Anonymous
+    std::string_view path(p, static_cast<std::size_t>(end - p));
+    if (std::memchr(path.data(), '\0', path.size()))
+        fail(file, lineNo, "NUL byte in pathname " + quote(path));
+    constexpr std::string_view kDeleted = " (deleted)";
+    if (path.size() > kDeleted.size() && path.ends_with(kDeleted)) {
+        e.deleted = true;
+        path.remove_suffix(kDeleted.size());
+    }
+    if (std::memchr(path.data(), '\\', path.size()))
+        e.path = detail::decodeOctalEscapes(path);
+    else
+        e.path.assign(path);
+    e.kind = classify(e.path);
+}
+
+// Lines in `text`, from the newlines in its first 64 KiB, a little over: one allocation then
+// usually does, instead of a doubling series that moves every entry and faults in fresh pages.
+std::size_t estimateLines(std::string_view text) {
+    constexpr std::size_t kSample = 64 << 10;
+    const std::string_view sample = text.substr(0, kSample);
+    std::size_t newlines = 0;
+    for (const char *p = sample.data(), *end = p + sample.size();
+         (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p))));
+         ++p)
+        ++newlines;
+    if (sample.size() == text.size()) return newlines + 1;
+    return text.size() * (newlines + newlines / 8) / sample.size() + 16;
+}
+
+}  // namespace
+
+std::string MapsEntry::perms() const {
+    return {read ? 'r' : '-', write ? 'w' : '-', exec ? 'x' : '-', shared ? 's' : 'p'};
+}
+
+MapsEntry MapsParser::parseLine(std::string_view line, const std::string& file,
+                                std::size_t lineNo) {
+    MapsEntry e;
+    parseInto(e, line, file, lineNo);
+    return e;
+}
+
+std::vector<MapsEntry> MapsParser::parse(std::string_view text, const std::string& file) {
+    std::vector<MapsEntry> entries;
+    entries.reserve(estimateLines(text));
+    detail::forEachLine(text, file, [&](std::string_view line, std::size_t lineNo) {
+        parseInto(entries.emplace_back(), line, file, lineNo);
+    });
+    return entries;
+}
+
+}  // namespace immap::procfs

@@ -1,0 +1,311 @@
+#include "SnapshotLoader.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+
+#include "ParseError.h"
+
+namespace immap::procfs {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The files of one process, as raw text, before parsing.
+struct RawProcess {
+    std::string maps, numaMaps, status, stat;
+    bool hasMaps = false, hasNumaMaps = false, hasStatus = false, hasStat = false;
+    std::string readError;  // set when a file existed but could not be read
+};
+
+bool parsePid(std::string_view s, std::int64_t& pid) {
+    if (s.empty() || s.size() > 18) return false;
+    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), pid);
+    return ec == std::errc{} && p == s.data() + s.size() && pid >= 0;
+}
+
+// Reads a whole file with read(2): /proc files report size 0, so sizes cannot be trusted.
+// Returns 0 on success or the errno; EFBIG past the limit.
+int readFile(const std::string& path, std::string& out) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    out.clear();
+    char buf[1 << 16];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            const int e = errno;
+            ::close(fd);
+            return e;
+        }
+        if (n == 0) break;
+        if (out.size() + static_cast<std::size_t>(n) > SnapshotLoader::kMaxFileBytes) {
+            ::close(fd);
+            return EFBIG;
+        }
+        out.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return 0;
+}
+
+std::string describeErrno(int e) {
+    if (e == ENOENT || e == ESRCH) return "vanished";
+    if (e == EFBIG)
+        return "file larger than " + std::to_string(SnapshotLoader::kMaxFileBytes >> 20) + " MiB";
+    return std::strerror(e);
+}
+
+// Parses one process; on any ParseError the process is skipped with the error's message.
+void addProcess(Snapshot& snap, std::int64_t pid, const RawProcess& raw, const std::string& dir) {
+    const std::string base = dir.empty() ? std::to_string(pid) : dir;
+    if (!raw.readError.empty()) {
+        snap.skipped.push_back({pid, raw.readError});
+        return;
+    }
+    if (!raw.hasMaps) {
+        snap.skipped.push_back({pid, base + ": no maps file"});
+        return;
+    }
+    ProcessSnapshot p;
+    p.pid = pid;
+    try {
+        p.maps = MapsParser::parse(raw.maps, base + "/maps");
+        if (raw.hasNumaMaps) p.numaMaps = NumaMapsParser::parse(raw.numaMaps, base + "/numa_maps");
+        if (raw.hasStatus) p.status = StatusParser::parse(raw.status, base + "/status");
+        if (raw.hasStat) p.stat = StatParser::parse(raw.stat, base + "/stat");
+    } catch (const ParseError& e) {
+        snap.skipped.push_back({pid, e.what()});
+        return;
+    }
+    if (p.maps.empty()) {
+        snap.skipped.push_back({pid, base + ": no mappings (a kernel thread, or exiting)"});
+        return;
+    }
+    if (p.status && !p.status->name.empty()) {
+        p.comm = p.status->name;
+    } else if (p.stat) {
+        p.comm = p.stat->comm;
+    } else {
+        p.comm = "?";
+    }
+    snap.processes.push_back(std::move(p));
+}
+
+// Reads PID/{maps,numa_maps,status,stat} under dir; a missing maps is recorded, not thrown.
+RawProcess readProcessDir(const std::string& dir) {
+    RawProcess raw;
+    struct Want {
+        const char* name;
+        std::string* text;
+        bool* has;
+    };
+    const Want wants[] = {{"maps", &raw.maps, &raw.hasMaps},
+                          {"numa_maps", &raw.numaMaps, &raw.hasNumaMaps},
+                          {"status", &raw.status, &raw.hasStatus},
+                          {"stat", &raw.stat, &raw.hasStat}};
+    for (const Want& w : wants) {
+        const int e = readFile(dir + "/" + w.name, *w.text);
+        if (e == 0) {
+            *w.has = true;
+        } else if (e != ENOENT || std::string_view(w.name) == "maps") {
+            // A vanished process loses its maps too: report that, not a missing file.
+            if (e == ENOENT && std::string_view(w.name) == "maps") {
+                std::error_code ec;
+                if (fs::exists(dir, ec)) continue;  // the directory is there: maps is missing
+            }
+            raw.readError = dir + "/" + w.name + ": " + describeErrno(e);
+            return raw;
+        }
+    }
+    return raw;
+}
+
+void sortSnapshot(Snapshot& s) {
+    std::sort(s.processes.begin(), s.processes.end(),
+              [](const ProcessSnapshot& a, const ProcessSnapshot& b) { return a.pid < b.pid; });
+    std::sort(s.skipped.begin(), s.skipped.end(),
+              [](const SkippedProcess& a, const SkippedProcess& b) { return a.pid < b.pid; });
+}
+
+Snapshot loadProcTree(const std::string& root, bool live) {
+    std::error_code ec;
+    if (!fs::is_directory(root, ec))
+        throw ParseError(root, 0, ec ? ec.message() : "not a directory");
+    Snapshot snap;
+    snap.source = live ? "live " + root : root;
+    std::vector<std::int64_t> pids;
+    fs::directory_iterator it(root, ec), end;
+    if (ec) throw ParseError(root, 0, ec.message());
+    for (; it != end; it.increment(ec)) {
+        if (ec) throw ParseError(root, 0, ec.message());
+        std::int64_t pid;
+        if (parsePid(it->path().filename().string(), pid)) pids.push_back(pid);
+    }
+    for (std::int64_t pid : pids) {
+        const std::string dir = root + "/" + std::to_string(pid);
+        addProcess(snap, pid, readProcessDir(dir), dir);
+    }
+    if (!live) {
+        std::string xml;
+        if (readFile(root + "/topology.xml", xml) == 0) snap.topologyXml = std::move(xml);
+    }
+    sortSnapshot(snap);
+    return snap;
+}
+
+}  // namespace
+
+Snapshot SnapshotLoader::loadDirectory(const std::string& dir) {
+    return loadProcTree(dir, false);
+}
+
+Snapshot SnapshotLoader::loadLive(const std::string& procRoot) {
+    return loadProcTree(procRoot, true);
+}
+
+Snapshot SnapshotLoader::loadMapsFile(const std::string& path) {
+    std::string text;
+    if (const int e = readFile(path, text))
+        throw ParseError(path, 0, e == ENOENT ? "no such file" : describeErrno(e));
+    const fs::path p(path);
+    const std::string dir = p.parent_path().empty() ? "." : p.parent_path().string();
+    Snapshot snap;
+    snap.source = path;
+    ProcessSnapshot proc;
+    parsePid(fs::absolute(p).parent_path().filename().string(), proc.pid);
+    proc.maps = MapsParser::parse(text, path);  // throws: this file is the whole source
+    // A file named maps sits in a /proc-like PID directory: use its siblings when they parse.
+    if (p.filename() == "maps") {
+        RawProcess raw = readProcessDir(dir);
+        try {
+            if (raw.hasNumaMaps)
+                proc.numaMaps = NumaMapsParser::parse(raw.numaMaps, dir + "/numa_maps");
+            if (raw.hasStatus) proc.status = StatusParser::parse(raw.status, dir + "/status");
+            if (raw.hasStat) proc.stat = StatParser::parse(raw.stat, dir + "/stat");
+        } catch (const ParseError&) {
+            proc.numaMaps.clear();  // best-effort extras: the maps file stands alone
+            proc.status.reset();
+            proc.stat.reset();
+        }
+    }
+    proc.comm = proc.status && !proc.status->name.empty() ? proc.status->name
+                : proc.stat                               ? proc.stat->comm
+                                                          : p.filename().string();
+    snap.processes.push_back(std::move(proc));
+    return snap;
+}
+
+Snapshot SnapshotLoader::loadArchive(const std::string& path) {
+    std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), archive_read_free);
+    archive_read_support_filter_all(a.get());
+    archive_read_support_format_all(a.get());
+    if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK)
+        throw ParseError(
+            path, 0,
+            archive_error_string(a.get()) ? archive_error_string(a.get()) : "cannot open archive");
+    std::map<std::int64_t, RawProcess> procs;
+    std::string topology;
+    std::size_t topologyDepth = SIZE_MAX;
+    archive_entry* entry = nullptr;
+    for (;;) {
+        const int r = archive_read_next_header(a.get(), &entry);
+        if (r == ARCHIVE_EOF) break;
+        if (r < ARCHIVE_WARN)
+            throw ParseError(path, 0,
+                             std::string("corrupt archive: ") + (archive_error_string(a.get())
+                                                                     ? archive_error_string(a.get())
+                                                                     : "unreadable header"));
+        const char* rawName = archive_entry_pathname(entry);
+        const std::string name = rawName ? rawName : "";
+        // Refuse anything that could point outside the snapshot's root.
+        if (name.empty() || name.front() == '/')
+            throw ParseError(path, 0, "entry '" + name.substr(0, 60) + "' has an absolute path");
+        std::vector<std::string_view> parts;
+        for (std::size_t i = 0; i <= name.size();) {
+            std::size_t j = name.find('/', i);
+            if (j == std::string::npos) j = name.size();
+            const std::string_view part(name.data() + i, j - i);
+            if (part == "..")
+                throw ParseError(path, 0,
+                                 "entry '" + name.substr(0, 60) + "' escapes the archive root");
+            if (!part.empty() && part != ".") parts.push_back(part);
+            i = j + 1;
+        }
+        if (archive_entry_filetype(entry) != AE_IFREG || parts.empty()) continue;
+        const std::string_view file = parts.back();
+        const bool isTopology = file == "topology.xml";
+        std::int64_t pid = -1;
+        const bool isProcFile =
+            parts.size() >= 2 && parsePid(parts[parts.size() - 2], pid) &&
+            (file == "maps" || file == "numa_maps" || file == "status" || file == "stat");
+        if (!isTopology && !isProcFile) continue;
+        if (archive_entry_size_is_set(entry) &&
+            static_cast<std::uint64_t>(archive_entry_size(entry)) > kMaxFileBytes)
+            throw ParseError(path, 0,
+                             "entry '" + name.substr(0, 60) + "' is larger than " +
+                                 std::to_string(kMaxFileBytes >> 20) + " MiB");
+        std::string text;
+        char buf[1 << 16];
+        for (;;) {
+            const la_ssize_t n = archive_read_data(a.get(), buf, sizeof buf);
+            if (n < 0)
+                throw ParseError(path, 0,
+                                 "entry '" + name.substr(0, 60) + "': " +
+                                     (archive_error_string(a.get()) ? archive_error_string(a.get())
+                                                                    : "read error"));
+            if (n == 0) break;
+            if (text.size() + static_cast<std::size_t>(n) > kMaxFileBytes)
+                throw ParseError(path, 0, "entry '" + name.substr(0, 60) + "' is too large");
+            text.append(buf, static_cast<std::size_t>(n));
+        }
+        if (isTopology) {
+            if (parts.size() < topologyDepth) {
+                topology = std::move(text);
+                topologyDepth = parts.size();
+            }
+            continue;
+        }
+        RawProcess& raw = procs[pid];
+        if (file == "maps") {
+            raw.maps = std::move(text);
+            raw.hasMaps = true;
+        } else if (file == "numa_maps") {
+            raw.numaMaps = std::move(text);
+            raw.hasNumaMaps = true;
+        } else if (file == "status") {
+            raw.status = std::move(text);
+            raw.hasStatus = true;
+        } else {
+            raw.stat = std::move(text);
+            raw.hasStat = true;
+        }
+    }
+    Snapshot snap;
+    snap.source = path;
+    snap.topologyXml = std::move(topology);
+    for (const auto& [pid, raw] : procs)
+        addProcess(snap, pid, raw, path + ":" + std::to_string(pid));
+    sortSnapshot(snap);
+    return snap;
+}
+
+Snapshot SnapshotLoader::load(const std::string& path) {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return loadDirectory(path);
+    if (!fs::exists(path, ec)) throw ParseError(path, 0, "no such file or directory");
+    return loadArchive(path);
+}
+
+}  // namespace immap::procfs

@@ -1,0 +1,359 @@
+#include "topology/Topology.h"
+
+#include <hwloc.h>
+#include <hwloc/distances.h>
+#include <hwloc/export.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <climits>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "topology/DistanceSpec.h"
+
+namespace immap::topology {
+
+namespace {
+
+using Hw = std::shared_ptr<hwloc_topology>;
+
+constexpr const char* kNoteInfo = "immap-lab";
+constexpr const char* kLatencyName = "NUMALatency";  // what hwloc calls the SLIT matrix
+
+Hw makeHw() {
+    hwloc_topology_t t = nullptr;
+    if (hwloc_topology_init(&t) != 0)
+        throw TopologyError({}, std::string("hwloc_topology_init failed: ") + std::strerror(errno));
+    return Hw(t, hwloc_topology_destroy);
+}
+
+void load(const Hw& hw, const char* what) {
+    errno = 0;
+    if (hwloc_topology_load(hw.get()) != 0)
+        throw TopologyError({}, std::string(what) + " (" + std::strerror(errno) + ")");
+}
+
+std::string readFile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw TopologyError({}, "is a directory");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw TopologyError({}, std::string("cannot open: ") + std::strerror(errno));
+    std::ostringstream s;
+    s << in.rdbuf();
+    if (in.bad()) throw TopologyError({}, "read error");
+    std::string text = s.str();
+    if (text.empty()) throw TopologyError({}, "empty file");
+    return text;
+}
+
+int logical(hwloc_obj_t o) {
+    return o ? static_cast<int>(o->logical_index) : -1;
+}
+
+// A node's package: its ancestor, or else the one whose PUs contain the node's (hwloc may
+// attach a node above the packages, e.g. one spanning them); -1 when neither.
+int packageOf(hwloc_topology_t t, hwloc_obj_t node) {
+    if (hwloc_obj_t p = hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_PACKAGE, node))
+        return logical(p);
+    if (!node->cpuset || hwloc_bitmap_iszero(node->cpuset)) return -1;
+    for (hwloc_obj_t p = nullptr; (p = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_PACKAGE, p));)
+        if (hwloc_bitmap_isincluded(node->cpuset, p->cpuset)) return logical(p);
+    return -1;
+}
+
+// The one node a PU belongs to, as the kernel has one node per CPU: the first in logical order
+// whose cpuset holds it, preferring plain DRAM nodes over ones hwloc gives a subtype (HBM, NVM,
+// GPUMemory), which share their CPUs' locality but are not the CPUs' node.
+int nodeOf(hwloc_topology_t t, hwloc_obj_t pu) {
+    int fallback = -1;
+    for (hwloc_obj_t n = nullptr; (n = hwloc_get_next_obj_by_type(t, HWLOC_OBJ_NUMANODE, n));) {
+        if (!n->cpuset || !hwloc_bitmap_isset(n->cpuset, pu->os_index)) continue;
+        if (!n->subtype) return logical(n);
+        if (fallback < 0) fallback = logical(n);
+    }
+    return fallback;
+}
+
+std::vector<hwloc_obj_t> objects(hwloc_topology_t t, hwloc_obj_type_t type) {
+    std::vector<hwloc_obj_t> out;
+    for (hwloc_obj_t o = nullptr; (o = hwloc_get_next_obj_by_type(t, type, o));)
+        out.push_back(o);
+    return out;
+}
+
+void addDistances(hwloc_topology_t t, const DistanceSpec& spec) {
+    std::vector<hwloc_obj_t> nodes = objects(t, HWLOC_OBJ_NUMANODE);
+    std::vector<int> packages;
+    for (hwloc_obj_t n : nodes)
+        packages.push_back(packageOf(t, n));
+    const auto m = spec.matrix(packages);  // validates even when there is one node
+    if (nodes.size() < 2) return;          // hwloc stores no 1x1 matrix; [10] is the default
+    std::vector<hwloc_uint64_t> values;
+    for (const auto& row : m)
+        values.insert(values.end(), row.begin(), row.end());
+    // FROM_USER: these are the spec's numbers, not the firmware's; exported to XML with the name.
+    hwloc_distances_add_handle_t h = hwloc_distances_add_create(
+        t, kLatencyName, HWLOC_DISTANCES_KIND_FROM_USER | HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0);
+    if (!h ||
+        hwloc_distances_add_values(t, h, static_cast<unsigned>(nodes.size()), nodes.data(),
+                                   values.data(), 0) != 0 ||
+        hwloc_distances_add_commit(t, h, 0) != 0)
+        throw TopologyError(
+            {}, std::string("hwloc did not accept the distances (") + std::strerror(errno) + ")");
+}
+
+struct SyntheticSpec {
+    std::string description;
+    std::optional<DistanceSpec> distances;
+    std::optional<std::string> note;
+};
+
+SyntheticSpec parseSynthetic(std::string_view rest) {
+    SyntheticSpec s;
+    const std::size_t semi = rest.find(';');
+    s.description = std::string(rest.substr(0, semi));
+    if (s.description.find_first_not_of(" \t") == std::string::npos)
+        throw TopologyError({},
+                            "synthetic: needs an hwloc description, e.g. "
+                            "'synthetic:package:2 numa:6 core:16 pu:2'");
+    std::string_view opts = semi == std::string_view::npos ? "" : rest.substr(semi + 1);
+    while (semi != std::string_view::npos) {
+        const std::size_t next = opts.find(';');
+        const std::string_view opt = opts.substr(0, next);
+        if (opt.starts_with("distances=")) {
+            if (s.distances) throw TopologyError({}, "distances= given twice");
+            s.distances = DistanceSpec::parse(opt.substr(10));
+        } else if (opt.starts_with("note=")) {
+            if (s.note) throw TopologyError({}, "note= given twice");
+            s.note = std::string(opt.substr(5));
+        } else {
+            throw TopologyError(
+                {}, "unknown option '" + std::string(opt) + "' (expected distances= or note=)");
+        }
+        if (next == std::string_view::npos) break;
+        opts.remove_prefix(next + 1);
+    }
+    return s;
+}
+
+// hwloc's synthetic loader slows down quadratically with a level's width (64 Ki PUs take
+// minutes), so descriptions beyond Linux's largest NR_CPUS (8192, x86-64 MAXSMP) are refused
+// first. This only multiplies the level counts for a bound; hwloc does the real parsing.
+constexpr unsigned long kMaxSyntheticPus = 8192;
+
+unsigned long syntheticPuBound(std::string_view desc) {
+    unsigned long product = 1;
+    int nesting = 0;  // inside "(attributes)" or "[memory children]"
+    std::string token;
+    auto flush = [&] {
+        const std::size_t colon = token.rfind(':');
+        const std::string_view count =
+            std::string_view(token).substr(colon == std::string::npos ? 0 : colon + 1);
+        unsigned long n = 0;
+        const auto [end, ec] = std::from_chars(count.data(), count.data() + count.size(), n);
+        if (!count.empty() && ec == std::errc() && end == count.data() + count.size() && n > 0)
+            product = n > kMaxSyntheticPus ? kMaxSyntheticPus + 1
+                                           : std::min(product * n, kMaxSyntheticPus + 1);
+        token.clear();
+    };
+    for (const char c : desc) {
+        if (c == '(' || c == '[')
+            ++nesting;
+        else if ((c == ')' || c == ']') && nesting > 0)
+            --nesting;
+        else if (nesting == 0 && (c == ' ' || c == '\t'))
+            flush();
+        else if (nesting == 0)
+            token += c;
+    }
+    flush();
+    return product;
+}
+
+Hw loadSynthetic(std::string_view rest) {
+    const SyntheticSpec s = parseSynthetic(rest);
+    if (syntheticPuBound(s.description) > kMaxSyntheticPus)
+        throw TopologyError({}, "'" + s.description + "' describes more than " +
+                                    std::to_string(kMaxSyntheticPus) +
+                                    " PUs, more than Linux supports (NR_CPUS)");
+    Hw hw = makeHw();
+    // hwloc explains a bad description only with HWLOC_SYNTHETIC_VERBOSE=1 in the environment.
+    if (hwloc_topology_set_synthetic(hw.get(), s.description.c_str()) != 0)
+        throw TopologyError({}, "hwloc rejected the synthetic description '" + s.description +
+                                    "' (HWLOC_SYNTHETIC_VERBOSE=1 makes hwloc say why)");
+    load(hw, "hwloc could not build the synthetic topology");
+    if (s.note && hwloc_obj_add_info(hwloc_get_root_obj(hw.get()), kNoteInfo, s.note->c_str()))
+        throw TopologyError({}, "hwloc did not accept the note");
+    if (s.distances) addDistances(hw.get(), *s.distances);
+    return hw;
+}
+
+Hw loadXml(const std::string& text) {
+    if (text.empty()) throw TopologyError({}, "empty XML");
+    if (text.size() >= INT_MAX) throw TopologyError({}, "too large for an hwloc XML buffer");
+    Hw hw = makeHw();
+    // Files are read into memory first so that open errors are ours and precise; hwloc parses.
+    if (hwloc_topology_set_xmlbuffer(hw.get(), text.c_str(), static_cast<int>(text.size() + 1)))
+        throw TopologyError({},
+                            "not a topology XML that hwloc can read (malformed XML, or not "
+                            "an lstopo/hwloc export; HWLOC_XML_VERBOSE=1 makes hwloc say why)");
+    load(hw, "hwloc could not build a topology from this XML");
+    return hw;
+}
+
+}  // namespace
+
+Topology Topology::fromSpec(std::string_view spec) {
+    Topology topo;
+    topo.spec_ = std::string(spec);
+    std::string where = "topology spec '" + topo.spec_ + "'";
+    try {
+        Hw hw;
+        if (spec == "host") {
+            hw = makeHw();
+            load(hw, "hwloc could not read this machine's topology");
+        } else if (spec.starts_with("xml:")) {
+            if (spec.size() == 4) throw TopologyError({}, "xml: needs a FILE");
+            where = std::string(spec.substr(4));
+            hw = loadXml(readFile(where));
+        } else if (spec.starts_with("synthetic:")) {
+            hw = loadSynthetic(spec.substr(10));
+        } else {
+            throw TopologyError({}, "expected host, xml:FILE or synthetic:DESC");
+        }
+        topo.hw_ = std::move(hw);
+        topo.readFrom(topo.hw_.get());
+    } catch (const TopologyError& e) {
+        if (!e.where().empty()) throw;
+        throw TopologyError(where, e.reason());
+    }
+    return topo;
+}
+
+Topology Topology::fromXmlString(const std::string& xml, const std::string& name) {
+    Topology topo;
+    topo.spec_ = "xml:" + name;
+    try {
+        topo.hw_ = loadXml(xml);
+        topo.readFrom(topo.hw_.get());
+    } catch (const TopologyError& e) {
+        throw TopologyError(name, e.reason());
+    }
+    return topo;
+}
+
+void Topology::readFrom(hwloc_topology* t) {
+    if (const char* note = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t), kNoteInfo))
+        note_ = note;
+
+    for (hwloc_obj_t o : objects(t, HWLOC_OBJ_PACKAGE))
+        packages_.push_back({o->logical_index, o->os_index, {}});
+    for (hwloc_obj_t o : objects(t, HWLOC_OBJ_CORE))
+        cores_.push_back({o->logical_index, o->os_index, {}});
+    for (hwloc_obj_t o : objects(t, HWLOC_OBJ_L3CACHE))
+        l3_.push_back({o->logical_index, o->os_index, o->attr->cache.size, {}, {}});
+    const std::vector<hwloc_obj_t> numa = objects(t, HWLOC_OBJ_NUMANODE);
+    for (hwloc_obj_t o : numa)
+        nodes_.push_back(
+            {o->logical_index, o->os_index, packageOf(t, o), o->attr->numanode.local_memory, {}});
+    if (nodes_.empty()) {
+        // hwloc 2 always makes one, but a machine without NUMA is one node holding everything.
+        hwloc_obj_t root = hwloc_get_root_obj(t);
+        nodes_.push_back({0, 0, packages_.size() == 1 ? 0 : -1, root->total_memory, {}});
+    }
+
+    for (hwloc_obj_t o : objects(t, HWLOC_OBJ_PU)) {
+        Pu pu{o->logical_index,
+              o->os_index,
+              logical(hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_CORE, o)),
+              logical(hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_L3CACHE, o)),
+              numa.empty() ? 0 : nodeOf(t, o),
+              logical(hwloc_get_ancestor_obj_by_type(t, HWLOC_OBJ_PACKAGE, o))};
+        puByOs_[pu.osIndex] = pus_.size();
+        pus_.push_back(pu);
+        if (pu.core >= 0) cores_[pu.core].pus.push_back(pu.osIndex);
+        if (pu.l3 >= 0) {
+            l3_[pu.l3].pus.push_back(pu.osIndex);
+            if (pu.core >= 0) l3_[pu.l3].cores.push_back(static_cast<unsigned>(pu.core));
+        }
+        if (pu.node >= 0) nodes_[pu.node].pus.push_back(pu.osIndex);
+        if (pu.package >= 0) packages_[pu.package].pus.push_back(pu.osIndex);
+    }
+    if (pus_.empty()) throw TopologyError({}, "the topology has no PUs");
+    auto tidy = [](std::vector<unsigned>& v) {
+        std::sort(v.begin(), v.end());
+        v.erase(std::unique(v.begin(), v.end()), v.end());
+    };
+    for (auto& o : packages_)
+        tidy(o.pus);
+    for (auto& o : nodes_)
+        tidy(o.pus);
+    for (auto& o : cores_)
+        tidy(o.pus);
+    for (auto& o : l3_) {
+        tidy(o.pus);
+        tidy(o.cores);
+    }
+
+    const std::size_t n = nodes_.size();
+    distances_.assign(n, std::vector<unsigned>(n, kRemoteDistance));
+    for (std::size_t i = 0; i < n; ++i)
+        distances_[i][i] = kLocalDistance;
+    distancesDefault_ = true;
+    if (numa.size() < 2) return;
+    // Prefer the SLIT ("NUMALatency") over any other latency matrix hwloc may hold.
+    hwloc_distances_s* found[16];
+    unsigned nr = 16;
+    if (hwloc_distances_get_by_type(t, HWLOC_OBJ_NUMANODE, &nr, found,
+                                    HWLOC_DISTANCES_KIND_MEANS_LATENCY, 0) != 0)
+        return;
+    nr = std::min(nr, 16u);
+    hwloc_distances_s* pick = nr ? found[0] : nullptr;
+    for (unsigned k = 0; k < nr; ++k) {
+        const char* name = hwloc_distances_get_name(t, found[k]);
+        if (name && std::strcmp(name, kLatencyName) == 0) {
+            pick = found[k];
+            break;
+        }
+    }
+    if (pick) {
+        // A matrix may cover only some nodes; the rest keep the kernel default.
+        const unsigned m = pick->nbobjs;
+        for (unsigned a = 0; a < m; ++a)
+            for (unsigned b = 0; b < m; ++b) {
+                const unsigned i = pick->objs[a]->logical_index, j = pick->objs[b]->logical_index;
+                if (i < n && j < n)
+                    distances_[i][j] = static_cast<unsigned>(pick->values[a * m + b]);
+            }
+        distancesDefault_ = false;
+    }
+    for (unsigned k = 0; k < nr; ++k)
+        hwloc_distances_release(t, found[k]);
+}
+
+int Topology::nodeOfPu(unsigned puOsIndex) const {
+    const Pu* pu = puByOsIndex(puOsIndex);
+    return pu ? pu->node : -1;
+}
+
+const Pu* Topology::puByOsIndex(unsigned puOsIndex) const {
+    const auto it = puByOs_.find(puOsIndex);
+    return it == puByOs_.end() ? nullptr : &pus_[it->second];
+}
+
+std::string Topology::toXml() const {
+    char* buf = nullptr;
+    int len = 0;
+    if (!hw_ || hwloc_topology_export_xmlbuffer(hw_.get(), &buf, &len, 0) != 0 || !buf)
+        throw TopologyError("topology spec '" + spec_ + "'", "hwloc could not export it as XML");
+    std::string xml(buf, len > 0 ? static_cast<std::size_t>(len) - 1 : 0);  // len counts the NUL
+    hwloc_free_xmlbuffer(hw_.get(), buf);
+    return xml;
+}
+
+}  // namespace immap::topology

@@ -1,0 +1,133 @@
+// `immap topology show` end to end: the JSON a script reads, DOT, XML that loads back, and
+// exit status 2 with the reason on stderr for a bad spec.
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "Suites.h"
+
+namespace {
+
+struct Result {
+    int status;
+    QByteArray out;
+    QByteArray err;
+};
+
+Result runImmap(const QStringList& args) {
+    QProcess p;
+    p.start(IMMAP_CLI, args);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
+            p.readAllStandardError()};
+}
+
+const QString kHygon = "synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32";
+
+}  // namespace
+
+class TestTopologyCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void jsonFields() {
+        const Result r = runImmap({"topology", "show", kHygon, "--json"});
+        QCOMPARE(r.status, 0);
+        QCOMPARE(r.err, QByteArray());
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["spec"].toString(), kHygon);
+        QCOMPARE(o["packages"].toInt(), 2);
+        QCOMPARE(o["cores"].toInt(), 192);
+        QCOMPARE(o["pus"].toInt(), 384);
+        QCOMPARE(o["distances_default"].toBool(), false);
+        const QJsonArray nodes = o["nodes"].toArray();
+        QCOMPARE(nodes.size(), 12);
+        const QJsonObject n7 = nodes[7].toObject();
+        QCOMPARE(n7["logical_index"].toInt(), 7);
+        QCOMPARE(n7["os_index"].toInt(), 7);
+        QCOMPARE(n7["pus"].toArray().size(), 32);
+        QCOMPARE(n7["pus"].toArray().first().toInt(), 224);
+        const QJsonArray d = o["distances"].toArray();
+        QCOMPARE(d.size(), 12);
+        QCOMPARE(d[0].toArray()[0].toInt(), 10);
+        QCOMPARE(d[0].toArray()[5].toInt(), 12);
+        QCOMPARE(d[0].toArray()[6].toInt(), 32);
+    }
+
+    void sampleLoadsWithItsNote() {
+        const Result r = runImmap(
+            {"topology", "show", "xml:" IMMAP_SAMPLES "/topologies/numa12-384cpu.xml", "--json"});
+        QCOMPARE(r.status, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["nodes"].toArray().size(), 12);
+        QCOMPARE(o["pus"].toInt(), 384);
+        QVERIFY(o["note"].toString().startsWith("assumed shape"));
+    }
+
+    void textNamesIndexKindsAndDefaultDistances() {
+        const Result r = runImmap({"topology", "show", "synthetic:package:2 numa:2 core:2 pu:2"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.contains("2 packages, 4 NUMA nodes, 8 cores, 16 PUs"), r.out.constData());
+        QVERIFY(r.out.contains("L# is hwloc's logical index"));
+        QVERIFY(r.out.contains("Node L#3 P#3: package L#1, 1.0 GiB, 4 PUs P#12-15"));
+        QVERIFY(r.out.contains("kernel's default: 10 local, 20 remote"));
+    }
+
+    void dotAndXml() {
+        Result r = runImmap({"topology", "show", kHygon, "--dot"});
+        QCOMPARE(r.status, 0);
+        QVERIFY(r.out.startsWith("graph G {"));
+        QCOMPARE(r.out.count("--"), 66);
+        r = runImmap({"topology", "show", kHygon, "--xml"});
+        QCOMPARE(r.status, 0);
+        QTemporaryDir dir;
+        QFile f(dir.filePath("t.xml"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(r.out);
+        f.close();
+        r = runImmap({"topology", "show", "xml:" + f.fileName(), "--json"});
+        QCOMPARE(r.status, 0);
+        const QJsonObject o = QJsonDocument::fromJson(r.out).object();
+        QCOMPARE(o["pus"].toInt(), 384);
+        QCOMPARE(o["distances"].toArray()[11].toArray()[0].toInt(), 32);
+    }
+
+    void badInputExitsTwo_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("message");
+        QTest::newRow("bad spec") << QStringList{"topology", "show", "synthetic:numa:x"}
+                                  << QByteArray(
+                                         "immap topology: topology spec "
+                                         "'synthetic:numa:x': hwloc rejected");
+        QTest::newRow("bad matrix")
+            << QStringList{"topology", "show", "synthetic:numa:2 pu:1;distances=10,20,20"}
+            << QByteArray("3 distances for 2 NUMA nodes; need 4");
+        QTest::newRow("missing file") << QStringList{"topology", "show", "xml:/nonexistent.xml"}
+                                      << QByteArray(
+                                             "immap topology: /nonexistent.xml: cannot "
+                                             "open: No such file or directory");
+        QTest::newRow("no spec") << QStringList{"topology", "show"}
+                                 << QByteArray("topology show takes one SPEC");
+        QTest::newRow("two formats") << QStringList{"topology", "show", "host", "--json", "--dot"}
+                                     << QByteArray("exclude each other");
+        QTest::newRow("unknown sub")
+            << QStringList{"topology", "list"} << QByteArray("unknown topology command 'list'");
+        QTest::newRow("bad option") << QStringList{"topology", "show", "host", "--svg"}
+                                    << QByteArray("Unknown option 'svg'");
+    }
+    void badInputExitsTwo() {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, message);
+        const Result r = runImmap(args);
+        QCOMPARE(r.status, 2);
+        QCOMPARE(r.out, QByteArray());
+        QVERIFY2(r.err.contains(message), r.err.constData());
+    }
+};
+
+IMMAP_TEST_SUITE(TestTopologyCli);
+#include "TestTopologyCli.moc"

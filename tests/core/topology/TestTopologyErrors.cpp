@@ -1,0 +1,173 @@
+// Every bad spec, file and matrix gives a TopologyError whose message names the spec (or the
+// file) and the reason; nothing is loaded from anywhere else instead.
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+
+#include "Suites.h"
+#include "topology/Topology.h"
+
+using namespace immap::topology;
+
+namespace {
+
+const std::string kSamples = IMMAP_SAMPLES "/topologies/";
+
+// Loads SPEC and returns what() of the TopologyError, or "" when it loaded.
+std::string failure(const std::string& spec) {
+    try {
+        Topology::fromSpec(spec);
+    } catch (const TopologyError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestTopologyErrors : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir tmp;
+
+    std::string write(const char* name, const std::string& text) {
+        const std::string path = tmp.filePath(name).toStdString();
+        std::ofstream(path, std::ios::binary) << text;
+        return path;
+    }
+
+private slots:
+    void badSpecsNameSpecAndReason_data() {
+        QTest::addColumn<QString>("spec");
+        QTest::addColumn<QString>("reason");
+        const QString pkg = "synthetic:package:2 numa:2 pu:1;";  // 4 nodes in 2 packages
+        QTest::newRow("empty") << ""
+                               << "expected host, xml:FILE or synthetic:DESC";
+        QTest::newRow("unknown kind") << "lstopo:x"
+                                      << "expected host, xml:FILE or synthetic:DESC";
+        QTest::newRow("host with args") << "host:1"
+                                        << "expected host, xml:FILE";
+        QTest::newRow("xml without file") << "xml:"
+                                          << "xml: needs a FILE";
+        QTest::newRow("no description") << "synthetic:"
+                                        << "needs an hwloc description";
+        QTest::newRow("blank description") << "synthetic:  ;distances=10"
+                                           << "needs an hwloc description";
+        QTest::newRow("bad description") << "synthetic:package:2 numa:x"
+                                         << "hwloc rejected the synthetic description "
+                                            "'package:2 numa:x'";
+        QTest::newRow("unknown type") << "synthetic:widget:2 pu:2"
+                                      << "hwloc rejected";
+        QTest::newRow("too many PUs") << "synthetic:package:1000 core:1000 pu:1000"
+                                      << "describes more than 8192 PUs";
+        QTest::newRow("unknown option") << "synthetic:pu:2;colour=red"
+                                        << "unknown option 'colour=red'";
+        QTest::newRow("distances twice") << pkg + "distances=10:12:32;distances=10:12:32"
+                                         << "distances= given twice";
+        QTest::newRow("empty distances") << pkg + "distances="
+                                         << "distances= is empty";
+        QTest::newRow("wrong size") << pkg + "distances=10,20,20,10"
+                                    << "4 distances for 4 NUMA nodes; need 16";
+        QTest::newRow("trailing comma") << "synthetic:numa:2 pu:1;distances=10,20,20,10,"
+                                        << "bad number '' in distances";
+        QTest::newRow("not a number") << "synthetic:numa:2 pu:1;distances=10,2O,20,10"
+                                      << "bad number '2O' in distances";
+        QTest::newRow("negative") << "synthetic:numa:2 pu:1;distances=10,-20,20,10"
+                                  << "bad number '-20'";
+        QTest::newRow("diagonal") << "synthetic:numa:2 pu:1;distances=10,20,20,11"
+                                  << "distance[1][1] is 11; the diagonal must be 10";
+        QTest::newRow("below 10") << "synthetic:numa:2 pu:1;distances=10,9,20,10"
+                                  << "distance[0][1] is 9; SLIT distances are 10..255";
+        QTest::newRow("above 255") << "synthetic:numa:2 pu:1;distances=10,20,256,10"
+                                   << "distance[1][0] is 256";
+        QTest::newRow("shorthand short") << pkg + "distances=10:12"
+                                         << "LOCAL:SAMEPKG:REMOTE takes three numbers, got 2";
+        QTest::newRow("shorthand mixed") << pkg + "distances=10:12,32"
+                                         << "mixes ':' and ','";
+        QTest::newRow("shorthand local") << pkg + "distances=20:12:32"
+                                         << "distance[0][0] is 20; the diagonal must be 10";
+        QTest::newRow("shorthand remote") << pkg + "distances=10:12:5"
+                                          << "distance[0][2] is 5; SLIT distances are 10..255";
+        QTest::newRow("one node, wrong size") << "synthetic:pu:2;distances=10,20,20,10"
+                                              << "4 distances for 1 NUMA node; need 1";
+    }
+    void badSpecsNameSpecAndReason() {
+        QFETCH(QString, spec);
+        QFETCH(QString, reason);
+        const std::string what = failure(spec.toStdString());
+        QVERIFY2(what.starts_with("topology spec '" + spec.toStdString() + "': "), what.c_str());
+        QVERIFY2(what.find(reason.toStdString()) != std::string::npos, what.c_str());
+    }
+
+    void badFilesNameFileAndReason_data() {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<QString>("reason");
+        const std::string sample = [] {
+            std::ifstream in(kSamples + "host-2cpu.xml", std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        }();
+        QTest::newRow("empty") << "empty.xml" << QByteArray() << "empty file";
+        QTest::newRow("not xml") << "text.xml" << QByteArray("package:2 pu:2\n")
+                                 << "not a topology XML that hwloc can read";
+        QTest::newRow("truncated") << "cut.xml" << QByteArray::fromStdString(sample.substr(0, 1500))
+                                   << "not a topology XML that hwloc can read";
+        QTest::newRow("other xml")
+            << "svg.xml" << QByteArray("<?xml version=\"1.0\"?><svg></svg>\n")
+            << "hwloc could not build a topology from this XML";
+        QTest::newRow("no objects")
+            << "bare.xml" << QByteArray("<?xml version=\"1.0\"?><topology version=\"2.0\"/>\n")
+            << "hwloc could not build a topology from this XML";
+        QTest::newRow("binary") << "bin.xml"
+                                << QByteArray(
+                                       "\x7f"
+                                       "ELF\x02\x01\x01\0\0\0",
+                                       10)
+                                << "not a topology XML that hwloc can read";
+    }
+    void badFilesNameFileAndReason() {
+        QFETCH(QString, name);
+        QFETCH(QByteArray, content);
+        QFETCH(QString, reason);
+        const std::string path = write(name.toUtf8().constData(), content.toStdString());
+        const std::string what = failure("xml:" + path);
+        QVERIFY2(what.starts_with(path + ": "), what.c_str());
+        QVERIFY2(what.find(reason.toStdString()) != std::string::npos, what.c_str());
+        // The same bytes from memory name the given name.
+        try {
+            Topology::fromXmlString(content.toStdString(), "snap/topology.xml");
+            QFAIL("loaded");
+        } catch (const TopologyError& e) {
+            QCOMPARE(e.where(), std::string("snap/topology.xml"));
+        }
+    }
+
+    void missingFileAndDirectory() {
+        std::string what = failure("xml:" + tmp.filePath("nope.xml").toStdString());
+        QVERIFY2(what.ends_with("nope.xml: cannot open: No such file or directory"), what.c_str());
+        what = failure("xml:" + tmp.path().toStdString());
+        QCOMPARE(what, tmp.path().toStdString() + ": is a directory");
+    }
+
+    void unreadableFile() {
+        const std::string path = write("secret.xml", "<topology/>");
+        QFile::setPermissions(QString::fromStdString(path), QFileDevice::Permissions());
+        if (std::ifstream(path)) QSKIP("running as root: permissions do not stop reading");
+        QCOMPARE(failure("xml:" + path), path + ": cannot open: Permission denied");
+    }
+
+    void errorCarriesWhereAndReasonApart() {
+        try {
+            Topology::fromSpec("synthetic:numa:2 pu:1;distances=10,9,20,10");
+            QFAIL("loaded");
+        } catch (const TopologyError& e) {
+            QCOMPARE(e.where(), std::string("topology spec 'synthetic:numa:2 pu:1;distances=10,9,"
+                                            "20,10'"));
+            QCOMPARE(e.reason(), std::string("distance[0][1] is 9; SLIT distances are 10..255"));
+        }
+    }
+};
+
+IMMAP_TEST_SUITE(TestTopologyErrors);
+#include "TestTopologyErrors.moc"
