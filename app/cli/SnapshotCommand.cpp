@@ -105,10 +105,10 @@ int stats(const QStringList& args) {
         std::cout << QJsonDocument(out).toJson(QJsonDocument::Indented).toStdString();
         return 0;
     }
-    std::printf("%s: %zu processes, %zu skipped, %zu mapped files; topology: %s (%zu nodes)\n",
+    std::printf("%s: %zu processes, %zu skipped, %zu mapped files; topology: %s (%zu NUMA node%s)\n",
                 host.source.c_str(), host.mappings.processes().size(),
                 host.mappings.skipped().size(), files.size(), host.topologyOrigin.c_str(),
-                host.topology->nodeCount());
+                host.topology->nodeCount(), host.topology->nodeCount() == 1 ? "" : "s");
     std::printf("%7s %6s %6s %-20s %-28s %s\n", "VMAs", "procs", "height", "split heights",
                 "evidence", "path");
     for (const FileStats& s : files) {
