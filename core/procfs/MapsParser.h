@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ParseError.h"
+#include "Path.h"
 
 namespace immap::procfs {
 
@@ -36,14 +37,14 @@ struct MapsEntry {
     bool read = false;
     bool write = false;
     bool exec = false;
-    bool shared = false;       // 's' (else 'p', private copy-on-write)
+    bool shared = false;   // 's' (else 'p', private copy-on-write)
+    bool deleted = false;  // the path ended in " (deleted)"
+    Kind kind = Kind::Anonymous;
     std::uint64_t offset = 0;  // byte offset into the file (vm_pgoff << PAGE_SHIFT)
     std::uint32_t devMajor = 0;
     std::uint32_t devMinor = 0;
     std::uint64_t inode = 0;
-    std::string path;  // without the " (deleted)" suffix; octal escapes decoded
-    bool deleted = false;
-    Kind kind = Kind::Anonymous;
+    Path path;  // without the " (deleted)" suffix; octal escapes decoded; shared, see Path.h
 
     // In some file's i_mmap tree: the kernel links every VMA with a vm_file, private ones too.
     bool fileBacked() const { return inode != 0; }
@@ -52,12 +53,19 @@ struct MapsEntry {
     std::string perms() const;  // "r-xp" as shown
 };
 
+// One cache line per entry: a million-line snapshot streams through memory once.
+static_assert(sizeof(MapsEntry) <= 64);
+
 class MapsParser {
 public:
     // Throws ParseError(file, lineNo, reason) on a malformed line.
     static MapsEntry parseLine(std::string_view line, const std::string& file, std::size_t lineNo);
     // A whole file's text; blank lines are an error only if not the final newline.
     static std::vector<MapsEntry> parse(std::string_view text, const std::string& file);
+    // The same into `out` (cleared first; its capacity is reused), naming paths through `paths`
+    // so that entries of many files share them. On a ParseError `out` holds the lines before.
+    static void parse(std::string_view text, const std::string& file, std::vector<MapsEntry>& out,
+                      PathInterner& paths);
 };
 
 // Text helpers shared by the /proc parsers (defined in MapsParser.cpp).

@@ -68,7 +68,9 @@ std::string describeErrno(int e) {
 }
 
 // Parses one process; on any ParseError the process is skipped with the error's message.
-void addProcess(Snapshot& snap, std::int64_t pid, const RawProcess& raw, const std::string& dir) {
+// One interner per snapshot: every process's libc lines share one pathname.
+void addProcess(Snapshot& snap, std::int64_t pid, const RawProcess& raw, const std::string& dir,
+                PathInterner& paths) {
     const std::string base = dir.empty() ? std::to_string(pid) : dir;
     if (!raw.readError.empty()) {
         snap.skipped.push_back({pid, raw.readError});
@@ -81,7 +83,7 @@ void addProcess(Snapshot& snap, std::int64_t pid, const RawProcess& raw, const s
     ProcessSnapshot p;
     p.pid = pid;
     try {
-        p.maps = MapsParser::parse(raw.maps, base + "/maps");
+        MapsParser::parse(raw.maps, base + "/maps", p.maps, paths);
         if (raw.hasNumaMaps) p.numaMaps = NumaMapsParser::parse(raw.numaMaps, base + "/numa_maps");
         if (raw.hasStatus) p.status = StatusParser::parse(raw.status, base + "/status");
         if (raw.hasStat) p.stat = StatParser::parse(raw.stat, base + "/stat");
@@ -153,9 +155,10 @@ Snapshot loadProcTree(const std::string& root, bool live) {
         std::int64_t pid;
         if (parsePid(it->path().filename().string(), pid)) pids.push_back(pid);
     }
+    PathInterner paths;
     for (std::int64_t pid : pids) {
         const std::string dir = root + "/" + std::to_string(pid);
-        addProcess(snap, pid, readProcessDir(dir), dir);
+        addProcess(snap, pid, readProcessDir(dir), dir, paths);
     }
     if (!live) {
         std::string xml;
@@ -295,8 +298,9 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
     Snapshot snap;
     snap.source = path;
     snap.topologyXml = std::move(topology);
+    PathInterner paths;
     for (const auto& [pid, raw] : procs)
-        addProcess(snap, pid, raw, path + ":" + std::to_string(pid));
+        addProcess(snap, pid, raw, path + ":" + std::to_string(pid), paths);
     sortSnapshot(snap);
     return snap;
 }

@@ -98,6 +98,9 @@ procfs::Snapshot SyntheticHost::generate(const SyntheticSpec& spec,
     for (const auto& n : topo.nodes())
         allNodes.push_back(static_cast<int>(n.osIndex));
     snap.processes.reserve(spec.processes);
+    // One shared pathname per library, as a parsed snapshot has.
+    const std::array<procfs::Path, kLibraries.size()> paths{procfs::Path(kLibraries[0].path),
+                                                            procfs::Path(kLibraries[1].path)};
     for (std::size_t i = 0; i < spec.processes; ++i) {
         // Copy i lands on node i mod N, then on that node's PUs in turn.
         const auto& node = topo.nodes()[i % nodes];
@@ -109,7 +112,8 @@ procfs::Snapshot SyntheticHost::generate(const SyntheticSpec& spec,
         p.status = procfs::ProcStatus{p.comm, p.pid, allCpus, allNodes};
         // ASLR: each process's libraries at a random page-aligned base below 0x7fff00000000.
         std::uint64_t base = 0x7f0000000000 + (rng() % (1ull << 26)) * procfs::kPageSize;
-        for (const Library& lib : kLibraries) {
+        for (std::size_t l = 0; l < kLibraries.size(); ++l) {
+            const Library& lib = kLibraries[l];
             for (const Segment& s : lib.segments) {
                 procfs::MapsEntry e;
                 e.start = base + s.pgoff * procfs::kPageSize;
@@ -120,7 +124,7 @@ procfs::Snapshot SyntheticHost::generate(const SyntheticSpec& spec,
                 e.offset = s.pgoff * procfs::kPageSize;
                 e.devMajor = kDevMajor;
                 e.inode = lib.inode;
-                e.path = lib.path;
+                e.path = paths[l];
                 e.kind = procfs::MapsEntry::Kind::File;
                 p.maps.push_back(std::move(e));
             }

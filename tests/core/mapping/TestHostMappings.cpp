@@ -28,7 +28,7 @@ procfs::MapsEntry fileVma(std::uint64_t start, std::uint64_t pages, std::uint64_
     e.read = true;
     e.inode = inode;
     e.devMajor = 8;
-    e.path = "/lib/f" + std::to_string(inode);
+    e.path = procfs::Path("/lib/f" + std::to_string(inode));
     e.kind = procfs::MapsEntry::Kind::File;
     return e;
 }
