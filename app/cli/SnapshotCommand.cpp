@@ -1,17 +1,16 @@
 #include "SnapshotCommand.h"
 
+#include "InputErrors.h"
+
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <cstdio>
 #include <iostream>
-#include <map>
 
-#include "mapping/FileMapping.h"
+#include "mapping/FileSummary.h"
 #include "mapping/HostLoader.h"
-#include "procfs/ParseError.h"
-#include "topology/TopologyError.h"
 
 namespace immap::cli {
 
@@ -19,36 +18,14 @@ using namespace immap::mapping;
 
 namespace {
 
-constexpr int kBadInput = 2;
-
-struct FileStats {
-    const MappedFile* file;
-    std::map<int, std::size_t> nodes;
-    std::size_t evidence[kEvidenceKinds] = {};
-    int singleHeight = 0;
-    std::vector<int> splitHeights;
-};
-
-FileStats statsOf(const MappedFile& f, const topology::Topology& topo) {
-    FileStats s{&f, {}, {}, 0, {}};
-    for (const Vma& v : f.vmas) {
-        ++s.nodes[v.homeNode];
-        ++s.evidence[static_cast<int>(v.evidence)];
-    }
-    s.singleHeight = FileMapping(f, topo, Policy{}).stats(0).height;
-    const FileMapping split(f, topo, Policy{Policy::Kind::SplitTrees, 0});
-    for (std::size_t i = 0; i < split.treeCount(); ++i)
-        s.splitHeights.push_back(split.stats(i).height);
-    return s;
-}
-
-QJsonObject json(const FileStats& s) {
+QJsonObject json(const FileSummary& s) {
     QJsonObject nodes, evidence;
     for (const auto& [node, n] : s.nodes)
         nodes[QString::number(node)] = static_cast<qint64>(n);
     for (int e = 0; e < kEvidenceKinds; ++e)
-        if (s.evidence[e])
-            evidence[evidenceName(static_cast<Evidence>(e))] = static_cast<qint64>(s.evidence[e]);
+        if (s.evidence[static_cast<std::size_t>(e)])
+            evidence[evidenceName(static_cast<Evidence>(e))] =
+                static_cast<qint64>(s.evidence[static_cast<std::size_t>(e)]);
     QJsonArray heights;
     for (int h : s.splitHeights)
         heights.append(h);
@@ -76,22 +53,18 @@ int stats(const QStringList& args) {
         return kBadInput;
     }
     LoadedHost host;
-    std::vector<FileStats> files;
-    try {
+    std::vector<FileSummary> files;
+    const int status = reportingBadInput([&] {
         host = HostLoader::load(p.positionalArguments().first().toStdString(),
                                 p.value("topology").toStdString());
         for (const MappedFile& f : host.mappings.files())
-            files.push_back(statsOf(f, *host.topology));
-    } catch (const procfs::ParseError& e) {
-        std::cerr << e.what() << '\n';
-        return kBadInput;
-    } catch (const topology::TopologyError& e) {
-        std::cerr << e.what() << '\n';
-        return kBadInput;
-    }
+            files.push_back(FileSummary::of(f, *host.topology));
+        return 0;
+    });
+    if (status) return status;
     if (p.isSet("json")) {
         QJsonArray fileArray, skipped;
-        for (const FileStats& s : files)
+        for (const FileSummary& s : files)
             fileArray.append(json(s));
         for (const auto& s : host.mappings.skipped())
             skipped.append(QJsonObject{{"pid", static_cast<qint64>(s.pid)},
@@ -105,13 +78,14 @@ int stats(const QStringList& args) {
         std::cout << QJsonDocument(out).toJson(QJsonDocument::Indented).toStdString();
         return 0;
     }
-    std::printf("%s: %zu processes, %zu skipped, %zu mapped files; topology: %s (%zu NUMA node%s)\n",
-                host.source.c_str(), host.mappings.processes().size(),
-                host.mappings.skipped().size(), files.size(), host.topologyOrigin.c_str(),
-                host.topology->nodeCount(), host.topology->nodeCount() == 1 ? "" : "s");
+    std::printf(
+        "%s: %zu processes, %zu skipped, %zu mapped files; topology: %s (%zu NUMA node%s)\n",
+        host.source.c_str(), host.mappings.processes().size(), host.mappings.skipped().size(),
+        files.size(), host.topologyOrigin.c_str(), host.topology->nodeCount(),
+        host.topology->nodeCount() == 1 ? "" : "s");
     std::printf("%7s %6s %6s %-20s %-28s %s\n", "VMAs", "procs", "height", "split heights",
                 "evidence", "path");
-    for (const FileStats& s : files) {
+    for (const FileSummary& s : files) {
         std::string split, evidence;
         // Appended piece by piece: GCC 12 warns falsely (-Wrestrict) on ("" or ",") + string.
         for (int h : s.splitHeights) {

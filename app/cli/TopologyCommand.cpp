@@ -1,5 +1,7 @@
 #include "TopologyCommand.h"
 
+#include "InputErrors.h"
+
 #include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -18,8 +20,6 @@ namespace immap::cli {
 using namespace immap::topology;
 
 namespace {
-
-constexpr int kBadInput = 2;
 
 int usageError(const QString& message) {
     std::cerr << "immap topology: " << message.toStdString() << "\n(see 'immap --help')\n";

@@ -1,5 +1,7 @@
 #include "TreeCommand.h"
 
+#include "InputErrors.h"
+
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -18,16 +20,12 @@
 #include "mapping/FileMapping.h"
 #include "mapping/HostLoader.h"
 #include "mapping/TreeDot.h"
-#include "procfs/ParseError.h"
-#include "topology/TopologyError.h"
 
 namespace immap::cli {
 
 using namespace immap::itree;
 
 namespace {
-
-constexpr int kBadInput = 2;
 
 int usageError(const QString& message) {
     std::cerr << "immap tree: " << message.toStdString() << "\n(see 'immap --help')\n";
@@ -168,7 +166,7 @@ int dot(const QStringList& args) {
     if (p.isSet("policy") &&
         !mapping::Policy::parse(p.value("policy").toStdString(), policy, error))
         return usageError(QString::fromStdString(error));
-    try {
+    return reportingBadInput([&] {
         const mapping::LoadedHost host = mapping::HostLoader::load(
             p.positionalArguments().first().toStdString(), p.value("topology").toStdString());
         const std::string name = p.value("file").toStdString();
@@ -179,14 +177,8 @@ int dot(const QStringList& args) {
         }
         const mapping::FileMapping m(*file, *host.topology, policy);
         std::cout << mapping::TreeDot::write(m);
-    } catch (const procfs::ParseError& e) {
-        std::cerr << e.what() << '\n';
-        return kBadInput;
-    } catch (const topology::TopologyError& e) {
-        std::cerr << e.what() << '\n';
-        return kBadInput;
-    }
-    return 0;
+        return 0;
+    });
 }
 
 }  // namespace

@@ -6,25 +6,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "CliRun.h"
 #include "Suites.h"
 
 namespace {
 
-struct Result {
-    int status;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result runImmap(const QStringList& args, const QByteArray& input = {}) {
-    QProcess p;
-    p.start(IMMAP_CLI, args);
-    p.write(input);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using Result = immap::test::CliResult;
+using immap::test::runImmap;
 
 QByteArray slurp(const QString& path) {
     QFile f(path);

@@ -6,23 +6,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "CliRun.h"
 #include "Suites.h"
 
 namespace {
 
-struct Run {
-    int status;
-    QByteArray out, err;
-};
-
-Run immapCli(const QStringList& args) {
-    QProcess p;
-    p.start(IMMAP_CLI, args);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using Result = immap::test::CliResult;
+using immap::test::runImmap;
 
 const QString kSamples = QStringLiteral(IMMAP_SAMPLES);
 
@@ -33,7 +23,7 @@ class TestSnapshotCli : public QObject {
 
 private slots:
     void statsJsonOfTheCapturedHost() {
-        const Run r = immapCli(
+        const Result r = runImmap(
             {"snapshot", "stats", "snapshot:" + kSamples + "/snapshots/host250", "--json"});
         QCOMPARE(r.status, 0);
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
@@ -60,8 +50,8 @@ private slots:
     }
 
     void statsOnTheTwelveNodeSample() {
-        const Run r =
-            immapCli({"snapshot", "stats", "synthetic:libc?processes=1200&nodes=12", "--topology",
+        const Result r =
+            runImmap({"snapshot", "stats", "synthetic:libc?processes=1200&nodes=12", "--topology",
                       "xml:" + kSamples + "/topologies/numa12-384cpu.xml", "--json"});
         QCOMPARE(r.status, 0);
         const QJsonObject libc =
@@ -73,8 +63,8 @@ private slots:
     }
 
     void plainTextNamesTheTopology() {
-        const Run r =
-            immapCli({"snapshot", "stats", "snapshot:" + kSamples + "/snapshots/host250"});
+        const Result r =
+            runImmap({"snapshot", "stats", "snapshot:" + kSamples + "/snapshots/host250"});
         QCOMPARE(r.status, 0);
         QVERIFY(r.out.contains("250 processes"));
         QVERIFY(r.out.contains("libc.so.6"));
@@ -102,15 +92,15 @@ private slots:
     void badSourcesExitTwo() {
         QFETCH(QStringList, args);
         QFETCH(QByteArray, message);
-        const Run r = immapCli(args);
+        const Result r = runImmap(args);
         QCOMPARE(r.status, 2);
         QVERIFY2(r.err.contains(message), r.err.constData());
     }
 
     void treeDotOfSplitTrees() {
-        const Run r = immapCli({"tree", "dot", "synthetic:libc?processes=24&nodes=12", "--file",
-                                "libc.so.6", "--policy", "split-trees", "--topology",
-                                "xml:" + kSamples + "/topologies/numa12-384cpu.xml"});
+        const Result r = runImmap({"tree", "dot", "synthetic:libc?processes=24&nodes=12", "--file",
+                                   "libc.so.6", "--policy", "split-trees", "--topology",
+                                   "xml:" + kSamples + "/topologies/numa12-384cpu.xml"});
         QCOMPARE(r.status, 0);
         QVERIFY(r.out.startsWith("digraph G {"));
         QCOMPARE(r.out.count("tree "), 12);     // one box per node's tree

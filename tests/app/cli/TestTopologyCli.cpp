@@ -7,24 +7,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "CliRun.h"
 #include "Suites.h"
 
 namespace {
 
-struct Result {
-    int status;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result runImmap(const QStringList& args) {
-    QProcess p;
-    p.start(IMMAP_CLI, args);
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+using Result = immap::test::CliResult;
+using immap::test::runImmap;
 
 const QString kHygon = "synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32";
 

@@ -1,0 +1,26 @@
+#pragma once
+// Bad input anywhere below a command (a located ParseError or TopologyError) is printed as it
+// is, "FILE:LINE: reason", and becomes exit status 2.
+
+#include <iostream>
+
+#include "procfs/ParseError.h"
+#include "topology/TopologyError.h"
+
+namespace immap::cli {
+
+inline constexpr int kBadInput = 2;
+
+template <class Fn>
+int reportingBadInput(Fn&& fn) {
+    try {
+        return fn();
+    } catch (const procfs::ParseError& e) {
+        std::cerr << e.what() << '\n';
+    } catch (const topology::TopologyError& e) {
+        std::cerr << e.what() << '\n';
+    }
+    return kBadInput;
+}
+
+}  // namespace immap::cli
