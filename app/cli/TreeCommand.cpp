@@ -5,6 +5,7 @@
 #include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -195,32 +196,48 @@ int treeCommand(const QStringList& args) {
 }
 
 int defaultSummary() {
-    constexpr std::size_t kProcesses = 1200;
-    std::ostream discard(nullptr);
-    ScriptRunner runner(discard);
-    std::string error;
-    for (const ScriptOp& op : LibcChurn::generate(kProcesses, 0, 1))
-        runner.execute(op, error);
-    const IntervalTree& t = runner.tree();
-    const CheckResult check = InvariantChecker::check(t);
-    const Index page = 0x100;  // inside libc's r-xp text segment
-    std::size_t hits = 0;
-    for (Node* n = t.iterFirst(page, page); n; n = IntervalTree::iterNext(n, page, page))
-        ++hits;
-    std::cout
-        << "immap " << IMMAP_VERSION
-        << ": the Linux kernel's i_mmap interval tree, rebuilt case for case.\n\n"
-        << "Default scenario: libc.so.6 mapped by " << kProcesses
-        << " processes, five VMAs each (r--p, r-xp, r--p, RELRO r--p, rw-p).\n"
-        << "  i_mmap tree: " << t.size() << " VMAs, height " << check.shape.height
-        << ", black height " << check.shape.blackHeight << ", invariants "
-        << (check.ok ? "hold" : "BROKEN: " + check.error) << '\n'
-        << "  linkage per VMA: " << kLinkageBytes
-        << " bytes (parent+colour, two children, subtree_last), as in the kernel\n"
-        << "  rmap walk of page 0x100 (libc text): " << hits << " VMAs map it\n\n"
-        << "Try: immap tree run samples/scripts/libc-small.ops\n"
-        << "     immap tree libc --processes 1200 --cycles 20000 | immap tree run --bench -\n";
-    return check.ok ? 0 : 1;
+    // The GUI's default too: 1,200 execl-like processes on the proposal's 12-node shape.
+    constexpr const char* kSource = "synthetic:libc?processes=1200&seed=1";
+    constexpr const char* kTopology = "synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32";
+    return reportingBadInput([&] {
+        const mapping::LoadedHost host = mapping::HostLoader::load(kSource, kTopology);
+        const mapping::MappedFile& libc = *host.mappings.findFile("libc.so.6");
+        const mapping::FileMapping single(libc, *host.topology, mapping::Policy{});
+        const mapping::FileMapping split(libc, *host.topology,
+                                         mapping::Policy{mapping::Policy::Kind::SplitTrees, 0});
+        const IntervalTree& t = single.tree(0);
+        const CheckResult check = InvariantChecker::check(t);
+        const Index page = 0x100;  // inside libc's r-xp text segment
+        std::size_t hits = 0;
+        for (Node* n = t.iterFirst(page, page); n; n = IntervalTree::iterNext(n, page, page))
+            ++hits;
+        int lo = 1 << 30, hi = 0;
+        for (std::size_t i = 0; i < split.treeCount(); ++i) {
+            lo = std::min(lo, split.stats(i).height);
+            hi = std::max(hi, split.stats(i).height);
+        }
+        const mapping::Policy locks{mapping::Policy::Kind::SplitLocks, 0};
+        std::cout
+            << "immap " << IMMAP_VERSION
+            << ": the Linux kernel's i_mmap interval tree, rebuilt case for case.\n\n"
+            << "Default scenario: libc.so.6 mapped by " << host.mappings.processes().size()
+            << " processes, five VMAs each (r--p, r-xp, r--p, RELRO r--p, rw-p),\n"
+            << "spread over an assumed 12-node, 384-CPU machine shaped like the proposal's.\n"
+            << "  single i_mmap tree: " << t.size() << " VMAs, height " << check.shape.height
+            << ", black height " << check.shape.blackHeight << ", invariants "
+            << (check.ok ? "hold" : "BROKEN: " + check.error) << '\n'
+            << "  per-node trees: " << split.treeCount() << " trees of " << split.tree(0).size()
+            << " VMAs, height " << lo << (lo == hi ? "" : ".." + std::to_string(hi))
+            << "; per inode +" << split.memoryPerInodeBytes() << " B (v1, one lock), +"
+            << locks.memoryPerInodeBytes(split.treeCount()) << " B (v2, a lock per tree)\n"
+            << "  linkage per VMA: " << kLinkageBytes
+            << " bytes (parent+colour, two children, subtree_last), as in the kernel\n"
+            << "  rmap walk of page 0x100 (libc text): " << hits << " VMAs map it\n\n"
+            << "Try: immap snapshot stats snapshot:samples/snapshots/host250\n"
+            << "     immap tree run samples/scripts/libc-small.ops\n"
+            << "     immap tree libc --processes 1200 --cycles 20000 | immap tree run --bench -\n";
+        return check.ok ? 0 : 1;
+    });
 }
 
 }  // namespace immap::cli

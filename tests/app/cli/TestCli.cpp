@@ -154,6 +154,9 @@ private slots:
         QVERIFY(r.out.contains("6000 VMAs"));
         QVERIFY(r.out.contains("invariants hold"));
         QVERIFY(r.out.contains("1200 VMAs map it"));
+        // 1,200 processes dealt over 12 nodes: 100 each, five libc VMAs apiece.
+        QVERIFY(r.out.contains("12 trees of 500 VMAs"));
+        QVERIFY(r.out.contains("+296 B") && r.out.contains("+872 B"));
     }
 };
 
