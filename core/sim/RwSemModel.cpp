@@ -1,0 +1,167 @@
+#include "sim/RwSemModel.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace immap::sim {
+
+namespace {
+
+// Nearest rank: the smallest value with at least `percent`% of the sample at or below it.
+// Integer arithmetic, so 99% of 100 samples is rank 99 exactly (0.99 * 100 in doubles is not).
+Time nearestRank(const std::vector<Time>& sorted, std::size_t percent) {
+    if (sorted.empty()) return 0;
+    const std::size_t rank = std::max<std::size_t>(1, (percent * sorted.size() + 99) / 100);
+    return sorted[rank - 1];
+}
+
+}  // namespace
+
+void RwSemModel::advance(Time now) {
+    checkNotBefore(now, "acquire/release");
+    const Time dt = now - last_;
+    if (!holders_.empty()) busyTime_ += dt;
+    queueArea_ += static_cast<Time>(queue_.size()) * dt;
+    last_ = now;
+}
+
+bool RwSemModel::acquire(Time now, RequesterId requester, Mode mode) {
+    if (holders_.count(requester) != 0)
+        throw std::logic_error("RwSemModel::acquire: requester " + std::to_string(requester) +
+                               " already holds the lock");
+    for (const Waiter& w : queue_)
+        if (w.requester == requester)
+            throw std::logic_error("RwSemModel::acquire: requester " + std::to_string(requester) +
+                                   " is already waiting");
+    advance(now);
+    ++arrivals_;
+    // Writers: only a free lock. Readers: no writer and nobody queued (the WAITERS bit makes
+    // the reader fast path fail, so a reader stream cannot starve a queued writer).
+    const bool free = holders_.empty();
+    const bool granted = mode == Mode::Write ? free : (!writerHeld_ && queue_.empty());
+    if (granted) {
+        holders_.emplace(requester, Holder{mode, now, true});
+        writerHeld_ = mode == Mode::Write;
+        ++immediate_;
+        waits_.push_back(0);
+    } else {
+        queue_.push_back({requester, mode, now});
+        maxQueue_ = std::max(maxQueue_, queue_.size());
+    }
+    return granted;
+}
+
+std::vector<RwSemModel::Grant> RwSemModel::release(Time now, RequesterId requester) {
+    const auto it = holders_.find(requester);
+    if (it == holders_.end())
+        throw std::logic_error("RwSemModel::release: requester " + std::to_string(requester) +
+                               " does not hold the lock");
+    advance(now);
+    if (it->second.counted) {
+        ++holdsDone_;
+        holdTime_ += now - it->second.granted;
+    }
+    holders_.erase(it);
+    writerHeld_ = false;  // a writer was the only holder; readers never set it
+    std::vector<Grant> out;
+    if (holders_.empty()) wake(now, out);
+    return out;
+}
+
+void RwSemModel::grant(Time now, const Waiter& w, std::vector<Grant>& out) {
+    const bool counted = w.arrived >= windowStart_;
+    holders_.emplace(w.requester, Holder{w.mode, now, counted});
+    if (counted) waits_.push_back(now - w.arrived);
+    out.push_back({w.requester, w.mode, now - w.arrived});
+}
+
+void RwSemModel::wake(Time now, std::vector<Grant>& out) {
+    if (queue_.empty()) return;
+    if (queue_.front().mode == Mode::Write) {
+        grant(now, queue_.front(), out);
+        writerHeld_ = true;
+        queue_.pop_front();
+        return;
+    }
+    // Reader batch: every queued reader up to the cap, in queue order; writers stay queued in
+    // their original order (stable partition of the queue).
+    std::deque<Waiter> remaining;
+    std::size_t woken = 0;
+    for (const Waiter& w : queue_) {
+        if (w.mode == Mode::Read && woken < kMaxReadersWakeup) {
+            grant(now, w, out);
+            ++woken;
+        } else {
+            remaining.push_back(w);
+        }
+    }
+    queue_.swap(remaining);
+}
+
+void RwSemModel::resetStats(Time now) {
+    advance(now);
+    windowStart_ = now;
+    busyTime_ = 0;
+    queueArea_ = 0;
+    maxQueue_ = queue_.size();
+    arrivals_ = 0;
+    immediate_ = 0;
+    waits_.clear();
+    holdsDone_ = 0;
+    holdTime_ = 0;
+    // Acquisitions already in flight arrived before the window: not counted.
+    for (auto& [id, h] : holders_)
+        h.counted = false;
+}
+
+void RwSemModel::checkNotBefore(Time at, const char* what) const {
+    if (at < last_)
+        throw std::invalid_argument(std::string("RwSemModel::") + what + ": time " +
+                                    std::to_string(at) + " is before the last event at " +
+                                    std::to_string(last_));
+}
+
+double RwSemModel::utilisation(Time at) const {
+    checkNotBefore(at, "utilisation");
+    if (at == windowStart_) return 0;
+    const Time busy = busyTime_ + (holders_.empty() ? 0 : at - last_);
+    return static_cast<double>(busy) / static_cast<double>(at - windowStart_);
+}
+
+RwSemModel::Stats RwSemModel::stats(Time at) const {
+    checkNotBefore(at, "stats");
+    Stats s;
+    s.windowStart = windowStart_;
+    s.window = at - windowStart_;
+    const Time dt = at - last_;
+    const Time area = queueArea_ + static_cast<Time>(queue_.size()) * dt;
+    const double window = static_cast<double>(s.window);
+    if (s.window > 0) {
+        s.utilisation = utilisation(at);
+        s.arrivalsPerSecond =
+            static_cast<double>(arrivals_) * static_cast<double>(kNsPerSecond) / window;
+        s.meanQueueLength = static_cast<double>(area) / window;
+    }
+    s.arrivals = arrivals_;
+    s.maxQueueLength = maxQueue_;
+    s.grants = waits_.size();
+    s.immediateGrants = immediate_;
+    if (!waits_.empty()) {
+        std::vector<Time> sorted = waits_;
+        std::sort(sorted.begin(), sorted.end());
+        long double sum = 0;
+        for (Time w : sorted)
+            sum += static_cast<long double>(w);
+        s.meanWait = static_cast<double>(sum / static_cast<long double>(sorted.size()));
+        s.p50Wait = nearestRank(sorted, 50);
+        s.p99Wait = nearestRank(sorted, 99);
+        s.maxWait = sorted.back();
+    }
+    s.holds = holdsDone_;
+    if (holdsDone_ > 0)
+        s.meanHold = static_cast<double>(holdTime_) / static_cast<double>(holdsDone_);
+    return s;
+}
+
+}  // namespace immap::sim
