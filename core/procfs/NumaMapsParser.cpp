@@ -3,7 +3,7 @@
 #include <cstring>
 #include <iterator>
 
-#include "MapsParser.h"
+#include "TextScan.h"
 
 namespace immap::procfs {
 

@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "MapsParser.h"
+#include "TextScan.h"
 
 namespace immap::procfs {
 

@@ -26,6 +26,14 @@ std::string reference(const QString& name) {
     return std::string(IMMAP_TEST_DATA) + "/itree-reference/" + name.toStdString();
 }
 
+// Runs reference script NAME.ops on `runner` with `rec` recording every step.
+bool runRecorded(const char* name, ScriptRunner& runner, StepRecorder& rec) {
+    std::istringstream in(slurp(reference(QString(name) + ".ops")));
+    std::ostringstream err;
+    runner.tree().setRecorder(&rec);
+    return runner.run(in, name, err);
+}
+
 }  // namespace
 
 class TestReference : public QObject {
@@ -65,12 +73,10 @@ private slots:
     void referenceCoversEveryCase() {
         std::map<std::string, int> seen;
         for (const char* name : {"libc-small", "random-small"}) {
-            std::istringstream in(slurp(reference(QString(name) + ".ops")));
-            std::ostringstream out, err;
+            std::ostringstream out;
             ScriptRunner runner(out);
             StepRecorder rec;
-            runner.tree().setRecorder(&rec);
-            QVERIFY(runner.run(in, name, err));
+            QVERIFY(runRecorded(name, runner, rec));
             const auto& steps = rec.steps();
             for (std::size_t i = 0; i < steps.size(); ++i) {
                 const Step& s = steps[i];
@@ -95,12 +101,10 @@ private slots:
     // the tree exactly at the end.
     void recordingDoesNotChangeTheResult() {
         for (const char* name : {"libc-small", "random-small"}) {
-            std::istringstream in(slurp(reference(QString(name) + ".ops")));
-            std::ostringstream out, err;
+            std::ostringstream out;
             ScriptRunner runner(out);
             StepRecorder rec;
-            runner.tree().setRecorder(&rec);
-            QVERIFY(runner.run(in, name, err));
+            QVERIFY(runRecorded(name, runner, rec));
             QCOMPARE(out.str(), slurp(reference(QString(name) + ".expected")));
             ReplayTree shadow;
             for (const Step& s : rec.steps())

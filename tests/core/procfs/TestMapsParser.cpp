@@ -12,6 +12,7 @@
 #include "Suites.h"
 #include "procfs/MapsParser.h"
 #include "procfs/ParseError.h"
+#include "procfs/TextScan.h"
 
 using namespace immap::procfs;
 using Kind = MapsEntry::Kind;
