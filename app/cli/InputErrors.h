@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "procfs/ParseError.h"
+#include "sim/Recipe.h"
 #include "topology/TopologyError.h"
 
 namespace immap::cli {
@@ -18,6 +19,8 @@ int reportingBadInput(Fn&& fn) {
     } catch (const procfs::ParseError& e) {
         std::cerr << e.what() << '\n';
     } catch (const topology::TopologyError& e) {
+        std::cerr << e.what() << '\n';
+    } catch (const sim::RecipeError& e) {
         std::cerr << e.what() << '\n';
     }
     return kBadInput;

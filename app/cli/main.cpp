@@ -1,6 +1,7 @@
 #include <QCoreApplication>
 #include <iostream>
 
+#include "SimCommand.h"
 #include "SnapshotCommand.h"
 #include "TopologyCommand.h"
 #include "TreeCommand.h"
@@ -18,6 +19,13 @@ const char* kUsage =
     "                                     which VMAs sit in which file's i_mmap, per node\n"
     "       immap topology show SPEC [--json|--dot|--xml]\n"
     "                                     a machine topology: host, xml:FILE, synthetic:DESC\n"
+    "       immap simulate [--topology SPEC] [--policy P] [--copies N] [--duration-ms D]\n"
+    "                      [--seed S] [--recipe FILE] [--walkers PER_S] [--param NAME=VALUE]... "
+    "[--json]\n"
+    "                                     N execl copies contending on the i_mmap locks\n"
+    "       immap sweep [--topology SPEC] [--policies LIST] [--copies LIST] [--json | --csv FILE]\n"
+    "                                     throughput of every policy x copy count\n"
+    "       immap simulate --list-params      the cost model's parameters and their sources\n"
     "       immap --help | --version\n";
 
 }  // namespace
@@ -41,6 +49,8 @@ int main(int argc, char** argv) {
     if (cmd == "tree") return immap::cli::treeCommand(args);
     if (cmd == "snapshot") return immap::cli::snapshotCommand(args);
     if (cmd == "topology") return immap::cli::topologyCommand(args);
+    if (cmd == "simulate") return immap::cli::simulateCommand(args);
+    if (cmd == "sweep") return immap::cli::sweepCommand(args);
     std::cerr << "immap: unknown command '" << cmd.toStdString() << "'\n" << kUsage;
     return 2;
 }

@@ -1,5 +1,6 @@
 #include "IntervalTree.h"
 
+#include "IntervalQuery.h"
 #include "TreeWriter.h"
 
 namespace immap::itree {
@@ -7,6 +8,8 @@ namespace immap::itree {
 void IntervalTree::insert(Node* node) {
     if (recorder_) {
         TreeWriter<Steps>(*this, Steps{*recorder_, Op::Insert}).insert(node);
+    } else if (observer_) {
+        TreeWriter<Touches>(*this, Touches{*observer_}).insert(node);
     } else {
         TreeWriter<NoSteps>(*this, NoSteps{}).insert(node);
     }
@@ -16,6 +19,8 @@ bool IntervalTree::insertAfter(Node* node, Node* prev) {
     if (node->start != prev->start || node->last > prev->subtreeLast_) return false;
     if (recorder_) {
         TreeWriter<Steps>(*this, Steps{*recorder_, Op::InsertAfter}).insertAfter(node, prev);
+    } else if (observer_) {
+        TreeWriter<Touches>(*this, Touches{*observer_}).insertAfter(node, prev);
     } else {
         TreeWriter<NoSteps>(*this, NoSteps{}).insertAfter(node, prev);
     }
@@ -25,6 +30,8 @@ bool IntervalTree::insertAfter(Node* node, Node* prev) {
 void IntervalTree::remove(Node* node) {
     if (recorder_) {
         TreeWriter<Steps>(*this, Steps{*recorder_, Op::Remove}).remove(node);
+    } else if (observer_) {
+        TreeWriter<Touches>(*this, Touches{*observer_}).remove(node);
     } else {
         TreeWriter<NoSteps>(*this, NoSteps{}).remove(node);
     }
@@ -57,49 +64,15 @@ Node* IntervalTree::prev(const Node* node) {
 }
 
 namespace {
-
-// Leftmost node of `node`'s subtree that overlaps [start, last], given that some node in the
-// subtree ends at or after start (start <= node->subtreeLast()).
-Node* subtreeSearch(Node* node, Index start, Index last) {
-    for (;;) {
-        Node* left = node->left();
-        if (left && start <= left->subtreeLast()) {
-            node = left;  // the leftmost match, if any, is on the left
-            continue;
-        }
-        if (node->start > last) return nullptr;  // this and everything right start too late
-        if (start <= node->last) return node;
-        node = node->right();  // the subtree's max lies to the right
-        if (!node || start > node->subtreeLast()) return nullptr;
-    }
-}
-
+constexpr auto kNoVisit = [](const Node*) {};
 }  // namespace
 
 Node* IntervalTree::iterFirst(Index start, Index last) const {
-    if (!root_) return nullptr;
-    // O(1) rejections: nothing ends late enough, or everything starts too late.
-    if (root_->subtreeLast_ < start) return nullptr;
-    if (leftmost_->start > last) return nullptr;
-    return subtreeSearch(root_, start, last);
+    return queryFirst(*this, start, last, kNoVisit);
 }
 
 Node* IntervalTree::iterNext(Node* node, Index start, Index last) {
-    Node* rb = node->right_;
-    for (;;) {
-        if (rb && start <= rb->subtreeLast_) return subtreeSearch(rb, start, last);
-        // Climb until we arrive from a left child: that parent is the next node in order.
-        Node* from;
-        do {
-            rb = node->parent();
-            if (!rb) return nullptr;
-            from = node;
-            node = rb;
-            rb = node->right_;
-        } while (from == rb);
-        if (last < node->start) return nullptr;
-        if (start <= node->last) return node;
-    }
+    return queryNext(node, start, last, kNoVisit);
 }
 
 }  // namespace immap::itree

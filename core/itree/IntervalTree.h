@@ -13,6 +13,7 @@
 namespace immap::itree {
 
 class StepRecorder;
+class TouchObserver;
 
 class IntervalTree {
 public:
@@ -54,6 +55,9 @@ public:
     // When set, every following update records its primitive steps (see StepRecorder.h).
     void setRecorder(StepRecorder* recorder) { recorder_ = recorder; }
     StepRecorder* recorder() const { return recorder_; }
+    // When set (and no recorder is), every following update reports the nodes it reads and
+    // writes (see TouchObserver.h).
+    void setObserver(TouchObserver* observer) { observer_ = observer; }
 
 private:
     template <class Rec>
@@ -63,6 +67,7 @@ private:
     Node* leftmost_ = nullptr;
     std::size_t size_ = 0;
     StepRecorder* recorder_ = nullptr;
+    TouchObserver* observer_ = nullptr;
 };
 
 }  // namespace immap::itree

@@ -7,6 +7,7 @@
 
 #include "IntervalTree.h"
 #include "StepRecorder.h"
+#include "TouchObserver.h"
 
 namespace immap::itree {
 
@@ -31,6 +32,25 @@ struct NoSteps {
     void step(StepKind, const char*, const Node*, const Node* = nullptr, std::uint8_t = 0) {}
     void change(const Node*, Field, std::uint64_t, std::uint64_t) {}
     void init(const Node*, Field, std::uint64_t, std::uint64_t) {}
+    void touch(const Node*) {}
+};
+
+// Reports reads and writes to a TouchObserver. A step names the node it is about to work on
+// (a descent, an erase case, a rotation's pivot): that is a read of it and, for two-node steps,
+// of the other.
+struct Touches {
+    TouchObserver& obs;
+    void step(StepKind, const char*, const Node* a, const Node* b = nullptr, std::uint8_t = 0) {
+        if (a) obs.read(a);
+        if (b) obs.read(b);
+    }
+    void change(const Node* n, Field, std::uint64_t, std::uint64_t) {
+        if (n) obs.write(n);
+    }
+    void init(const Node* n, Field, std::uint64_t, std::uint64_t) {
+        if (n) obs.write(n);
+    }
+    void touch(const Node* n) { obs.read(n); }
 };
 
 struct Steps {
@@ -48,6 +68,7 @@ struct Steps {
     void init(const Node* n, Field f, std::uint64_t before, std::uint64_t after) {
         rec.changeInit(n, f, before, after);
     }
+    void touch(const Node*) {}
 };
 
 }  // namespace detail
@@ -217,6 +238,7 @@ private:
     }
     // compute_max: true when `exit` and the stored value is already right (stop climbing).
     bool computeMax(Node* n, bool exit, AugmentKind kind, const char* fn) {
+        rec_.touch(n);  // reads n and its children's subtree_last even when nothing changes
         Index m = n->last;
         if (n->left_ && n->left_->subtreeLast_ > m) m = n->left_->subtreeLast_;
         if (n->right_ && n->right_->subtreeLast_ > m) m = n->right_->subtreeLast_;

@@ -1,0 +1,293 @@
+#include "SimCommand.h"
+
+#include <QCommandLineParser>
+#include <QSaveFile>
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <optional>
+
+#include "InputErrors.h"
+#include "sim/Recipe.h"
+#include "sim/Simulator.h"
+#include "sim/Sweep.h"
+#include "topology/Topology.h"
+
+namespace immap::cli {
+
+namespace {
+
+// The product's default machine: the proposal's 12-node, 384-CPU shape (assumed; see
+// samples/topologies/README.md), the same as the default scenario's.
+constexpr const char* kDefaultTopology =
+    "synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32";
+
+int usageError(const char* cmd, const std::string& message) {
+    std::cerr << "immap " << cmd << ": " << message << "\n(see 'immap " << cmd << " --help')\n";
+    return kBadInput;
+}
+
+void addCommonOptions(QCommandLineParser& p) {
+    p.addHelpOption();
+    p.addOption({"topology", "Machine: host, xml:FILE, synthetic:DESC[;distances=...].", "SPEC",
+                 kDefaultTopology});
+    p.addOption({"duration-ms", "Simulated time measured, after the warm-up.", "MS", "100"});
+    p.addOption({"seed", "Random seed (copy start times, walkers).", "S", "1"});
+    p.addOption({"recipe", "Exec recipe JSON (default: the built-in execl recipe).", "FILE"});
+    p.addOption({"walkers", "Whole-file walkers per second (rmap walks on the walker file).",
+                 "PER_S", "0"});
+    p.addOption({"param", "Cost-model parameter, repeatable (see --list-params).", "NAME=VALUE"});
+    p.addOption({"list-params", "List every cost-model parameter with unit, default and source."});
+}
+
+struct Common {
+    std::optional<topology::Topology> topo;
+    std::optional<sim::Recipe> recipe;
+    sim::CostParams params;
+    double durationMs = 200;
+    std::uint64_t seed = 1;
+    double walkers = 0;
+};
+
+bool parseNumber(const QString& text, double& out) {
+    bool ok = false;
+    out = text.toDouble(&ok);
+    return ok && std::isfinite(out);
+}
+
+// Returns an exit status on error, nothing when all went well.
+std::optional<int> readCommon(const char* cmd, const QCommandLineParser& p, Common& c) {
+    if (!parseNumber(p.value("duration-ms"), c.durationMs) || c.durationMs <= 0 ||
+        c.durationMs > 1e7)
+        return usageError(cmd,
+                          "--duration-ms must be a positive number of milliseconds (at most 1e7)");
+    bool ok = false;
+    c.seed = p.value("seed").toULongLong(&ok, 0);
+    if (!ok) return usageError(cmd, "--seed must be a non-negative integer");
+    if (!parseNumber(p.value("walkers"), c.walkers) || c.walkers < 0 || c.walkers > 1e8)
+        return usageError(cmd, "--walkers must be a rate from 0 to 1e8 per second");
+    for (const QString& a : p.values("param")) {
+        std::string error;
+        if (!c.params.setFromText(a.toStdString(), error)) return usageError(cmd, error);
+    }
+    if (p.isSet("recipe")) c.recipe = sim::Recipe::fromFile(p.value("recipe").toStdString());
+    c.topo = topology::Topology::fromSpec(p.value("topology").toStdString());
+    return std::nullopt;
+}
+
+void listParams() {
+    for (const sim::CostParams::Info& i : sim::CostParams::table()) {
+        std::cout << i.name << " = " << i.defaultValue << " " << i.unit << "\n  " << i.meaning
+                  << "\n  source: " << i.source << "\n";
+    }
+}
+
+std::string fmt(double v, int decimals = 0) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    const std::string s = buf;
+    // Thousands separators on the integer part, for the plain-text report.
+    const std::size_t sign = s[0] == '-' ? 1 : 0;
+    std::size_t dot = s.find('.');
+    if (dot == std::string::npos) dot = s.size();
+    std::string out = s.substr(0, sign);
+    for (std::size_t i = sign; i < dot; ++i) {
+        out += s[i];
+        const std::size_t left = dot - i - 1;
+        if (left > 0 && left % 3 == 0) out += ',';
+    }
+    return out + s.substr(dot);
+}
+
+std::string time(double ns) {
+    if (ns >= 1e6) return fmt(ns / 1e6, 2) + " ms";
+    if (ns >= 1e3) return fmt(ns / 1e3, 1) + " us";
+    return fmt(ns, 0) + " ns";
+}
+
+void printText(const sim::SimResult& r, std::size_t maxLocks) {
+    std::cout << r.policy << ", " << r.copies << " copies on " << r.topology << "\n"
+              << "  " << fmt(r.execsPerSecond) << " execs/s (" << r.execs << " execs in "
+              << fmt(r.durationMs) << " ms simulated after " << fmt(r.params.warmupMs)
+              << " ms warm-up; seed " << r.seed << ")\n";
+    std::vector<const sim::LockResult*> locks;
+    for (const sim::LockResult& l : r.locks)
+        locks.push_back(&l);
+    std::stable_sort(locks.begin(), locks.end(),
+                     [](auto* a, auto* b) { return a->stats.utilisation > b->stats.utilisation; });
+    std::cout
+        << "  busiest locks: utilisation, arrivals, mean queue, wait mean / p50 / p99, mean hold\n";
+    for (std::size_t i = 0; i < locks.size() && i < maxLocks; ++i) {
+        const auto& s = locks[i]->stats;
+        std::cout << "    " << locks[i]->name << ": " << fmt(s.utilisation, 3) << ", "
+                  << fmt(s.arrivalsPerSecond) << "/s, " << fmt(s.meanQueueLength, 2) << ", "
+                  << time(s.meanWait) << " / " << time(static_cast<double>(s.p50Wait)) << " / "
+                  << time(static_cast<double>(s.p99Wait)) << ", " << time(s.meanHold) << "\n";
+    }
+    if (locks.size() > maxLocks)
+        std::cout << "    (" << locks.size() - maxLocks << " more; --json lists all)\n";
+    if (r.walkersPerSecond > 0)
+        std::cout << "  whole-file walks: " << r.walks << ", latency mean "
+                  << time(r.walkerLatencyMeanNs) << ", p99 " << time(r.walkerLatencyP99Ns) << "\n";
+    std::cout << "  memory added per inode: " << r.memoryPerInodeBytes << " bytes\n"
+              << "  " << fmt(static_cast<double>(r.lockHolds)) << " lock holds, "
+              << fmt(r.nodesPerTreeOp, 1) << " nodes touched per tree op\n";
+}
+
+bool writeAtomically(const QString& path, const std::string& text, std::string& error) {
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly)) {
+        error = path.toStdString() + ": " + f.errorString().toStdString();
+        return false;
+    }
+    f.write(text.data(), static_cast<qint64>(text.size()));
+    if (!f.commit()) {
+        error = path.toStdString() + ": " + f.errorString().toStdString();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+int simulateCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription("Simulate N execl copies contending on i_mmap locks.");
+    addCommonOptions(p);
+    p.addOption({"policy", "single, split-trees, split-locks or sharded:K.", "P", "single"});
+    p.addOption({"copies", "Number of execl copies.", "N", "1"});
+    p.addOption({"json", "Print the result as JSON."});
+    if (!p.parse(args)) return usageError("simulate", p.errorText().toStdString());
+    if (p.isSet("help")) {
+        std::cout << p.helpText().toStdString();
+        return 0;
+    }
+    if (p.isSet("list-params")) {
+        listParams();
+        return 0;
+    }
+    if (!p.positionalArguments().isEmpty())
+        return usageError("simulate", "unexpected argument '" +
+                                          p.positionalArguments().first().toStdString() + "'");
+    return reportingBadInput([&]() -> int {
+        Common c;
+        if (auto rc = readCommon("simulate", p, c)) return *rc;
+        sim::SimConfig cfg;
+        std::string error;
+        if (!mapping::Policy::parse(p.value("policy").toStdString(), cfg.policy, error))
+            return usageError("simulate", error);
+        bool ok = false;
+        const uint copies = p.value("copies").toUInt(&ok);
+        if (!ok || copies == 0 || copies > 100000)
+            return usageError("simulate", "--copies must be a whole number from 1 to 100000");
+        cfg.topology = &*c.topo;
+        cfg.copies = copies;
+        cfg.durationMs = c.durationMs;
+        cfg.seed = c.seed;
+        cfg.recipe = c.recipe ? &*c.recipe : nullptr;
+        cfg.walkersPerSecond = c.walkers;
+        cfg.params = c.params;
+        const sim::SimResult r = sim::Simulator(cfg).run();
+        if (p.isSet("json")) {
+            std::cout << r.toJson(true);
+        } else {
+            printText(r, 6);
+        }
+        return 0;
+    });
+}
+
+int sweepCommand(const QStringList& args) {
+    QCommandLineParser p;
+    p.setApplicationDescription("Simulate a grid of policies x copy counts (both cores).");
+    addCommonOptions(p);
+    p.addOption(
+        {"policies", "Comma-separated policies.", "LIST", "single,split-trees,split-locks"});
+    p.addOption({"copies",
+                 "Comma-separated copy counts (default: 1, 2, 4, ... up to the PU count, and the "
+                 "PU count).",
+                 "LIST"});
+    p.addOption({"threads", "Worker threads.", "T", "2"});
+    p.addOption({"json", "Print {\"runs\": [...]} as JSON."});
+    p.addOption({"csv", "Write the runs as CSV to FILE (atomically).", "FILE"});
+    if (!p.parse(args)) return usageError("sweep", p.errorText().toStdString());
+    if (p.isSet("help")) {
+        std::cout << p.helpText().toStdString();
+        return 0;
+    }
+    if (p.isSet("list-params")) {
+        listParams();
+        return 0;
+    }
+    if (!p.positionalArguments().isEmpty())
+        return usageError(
+            "sweep", "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
+    return reportingBadInput([&]() -> int {
+        Common c;
+        if (auto rc = readCommon("sweep", p, c)) return *rc;
+        sim::SweepConfig cfg;
+        for (const QString& name : p.value("policies").split(',', Qt::SkipEmptyParts)) {
+            mapping::Policy policy;
+            std::string error;
+            if (!mapping::Policy::parse(name.trimmed().toStdString(), policy, error))
+                return usageError("sweep", error);
+            cfg.policies.push_back(policy);
+        }
+        if (cfg.policies.empty()) return usageError("sweep", "--policies lists no policy");
+        if (p.isSet("copies")) {
+            for (const QString& n : p.value("copies").split(',', Qt::SkipEmptyParts)) {
+                bool ok = false;
+                const uint v = n.trimmed().toUInt(&ok);
+                if (!ok || v == 0 || v > 100000)
+                    return usageError("sweep", "--copies: '" + n.toStdString() +
+                                                   "' is not a count from 1 to 100000");
+                cfg.copies.push_back(v);
+            }
+        } else {
+            const auto pus = static_cast<unsigned>(c.topo->pus().size());
+            for (unsigned n = 1; n < pus; n *= 2)
+                cfg.copies.push_back(n);
+            cfg.copies.push_back(pus);
+        }
+        if (cfg.copies.empty()) return usageError("sweep", "--copies lists no count");
+        bool ok = false;
+        cfg.threads = p.value("threads").toUInt(&ok);
+        if (!ok || cfg.threads == 0 || cfg.threads > 256)
+            return usageError("sweep", "--threads must be from 1 to 256");
+        cfg.topology = &*c.topo;
+        cfg.durationMs = c.durationMs;
+        cfg.seed = c.seed;
+        cfg.recipe = c.recipe ? &*c.recipe : nullptr;
+        cfg.walkersPerSecond = c.walkers;
+        cfg.params = c.params;
+        const std::vector<sim::SimResult> runs = sim::Sweep::run(cfg);
+        if (p.isSet("csv")) {
+            std::string error;
+            if (!writeAtomically(p.value("csv"), sim::Sweep::toCsv(runs), error)) {
+                std::cerr << "immap sweep: cannot write " << error << '\n';
+                return 1;
+            }
+        }
+        if (p.isSet("json")) {
+            std::cout << sim::Sweep::toJson(runs);
+        } else if (!p.isSet("csv")) {
+            std::cout << "policy          copies    execs/s   vs single  busiest lock\n";
+            for (const sim::SimResult& r : runs) {
+                double single = 0, util = 0;
+                for (const sim::SimResult& s : runs)
+                    if (s.policy == "single" && s.copies == r.copies) single = s.execsPerSecond;
+                for (const sim::LockResult& l : r.locks)
+                    util = std::max(util, l.stats.utilisation);
+                char line[160];
+                std::snprintf(line, sizeof line, "%-14s %7u %10.0f %10s %12.3f\n", r.policy.c_str(),
+                              r.copies, r.execsPerSecond,
+                              single > 0 ? (fmt(r.execsPerSecond / single, 2) + "x").c_str() : "-",
+                              util);
+                std::cout << line;
+            }
+        }
+        return 0;
+    });
+}
+
+}  // namespace immap::cli

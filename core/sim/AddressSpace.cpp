@@ -1,0 +1,185 @@
+#include "sim/AddressSpace.h"
+
+#include <algorithm>
+
+namespace immap::sim {
+
+SimVma* AddressSpace::allocate(std::int32_t file) {
+    SimVma* v;
+    if (!free_.empty()) {
+        v = free_.back();
+        free_.pop_back();
+    } else {
+        v = &pool_.emplace_back();
+    }
+    v->file = file;
+    v->owner = owner_;
+    v->home = home_;
+    v->tree = file < static_cast<std::int32_t>(treeOf_.size()) ? treeOf_[file] : 0;
+    return v;
+}
+
+void AddressSpace::pushHold(Plan& plan, Hold::Kind kind, std::int32_t file, std::uint32_t firstOp) {
+    Hold h;
+    h.kind = kind;
+    h.file = file;
+    h.firstOp = firstOp;
+    h.opCount = static_cast<std::uint32_t>(plan.ops.size()) - firstOp;
+    plan.actions.push_back({Action::Locked, static_cast<std::uint32_t>(plan.holds.size()), 0});
+    plan.holds.push_back(h);
+}
+
+void AddressSpace::insertOp(Plan& plan, SimVma* vma, std::uint64_t pgoff, std::uint64_t pages) {
+    TreeOp op;
+    op.kind = TreeOp::Insert;
+    op.vma = vma;
+    op.start = pgoff;
+    op.last = pgoff + pages - 1;
+    plan.ops.push_back(op);
+}
+
+void AddressSpace::split(std::size_t i, std::uint64_t at, bool newBelow, Plan& plan) {
+    Segment& seg = segs_[i];
+    SimVma* piece = allocate(seg.file);
+    piece->home = seg.vma->home;  // split pieces inherit the tree (and home) of the original
+    piece->tree = seg.vma->tree;
+    const std::uint32_t first = static_cast<std::uint32_t>(plan.ops.size());
+    Segment lower = seg, upper = seg;
+    lower.end = at;
+    upper.start = at;
+    upper.pgoff = seg.pgoff + (at - seg.start);
+    if (newBelow) {
+        lower.vma = piece;
+    } else {
+        upper.vma = piece;
+    }
+    const Segment& fresh = newBelow ? lower : upper;
+    const Segment& kept = newBelow ? upper : lower;
+    // vma_prepare links the new piece and takes the old one out; vma_complete puts it back
+    // with its new range. All under one write hold.
+    insertOp(plan, piece, fresh.pgoff, fresh.end - fresh.start);
+    TreeOp rm;
+    rm.kind = TreeOp::Remove;
+    rm.vma = seg.vma;
+    plan.ops.push_back(rm);
+    insertOp(plan, seg.vma, kept.pgoff, kept.end - kept.start);
+    pushHold(plan, Hold::Split, seg.file, first);
+    segs_[i] = lower;
+    segs_.insert(segs_.begin() + static_cast<std::ptrdiff_t>(i) + 1, upper);
+}
+
+void AddressSpace::unlinkBatched(const std::vector<Segment>& gone, const BatchRule& batch,
+                                 Plan& plan) {
+    std::size_t i = 0;
+    while (i < gone.size()) {
+        const std::uint32_t first = static_cast<std::uint32_t>(plan.ops.size());
+        const std::int32_t file = gone[i].file;
+        const unsigned cap = batch.perVma ? 1u : std::max(1u, batch.maxPerHold);
+        unsigned n = 0;
+        while (i < gone.size() && gone[i].file == file && n < cap) {
+            TreeOp rm;
+            rm.kind = TreeOp::Remove;
+            rm.release = true;
+            rm.vma = gone[i].vma;
+            plan.ops.push_back(rm);
+            ++i;
+            ++n;
+        }
+        pushHold(plan, Hold::Unlink, file, first);
+    }
+}
+
+void AddressSpace::unmap(std::uint64_t start, std::uint64_t end, const BatchRule& batch,
+                         Plan& plan) {
+    // Split the VMA straddling the start (new piece below) and the one straddling the end
+    // (new piece above), as vms_gather_munmap_vmas does; then everything inside goes.
+    for (std::size_t i = 0; i < segs_.size(); ++i) {
+        if (segs_[i].start < start && segs_[i].end > start) {
+            split(i, start, true, plan);
+            break;
+        }
+    }
+    for (std::size_t i = 0; i < segs_.size(); ++i) {
+        if (segs_[i].start < end && segs_[i].end > end) {
+            split(i, end, false, plan);
+            break;
+        }
+    }
+    std::vector<Segment> gone;
+    auto keep = segs_.begin();
+    for (auto it = segs_.begin(); it != segs_.end(); ++it) {
+        if (it->start >= start && it->end <= end) {
+            gone.push_back(*it);
+        } else {
+            *keep++ = *it;
+        }
+    }
+    segs_.erase(keep, segs_.end());
+    unlinkBatched(gone, batch, plan);
+}
+
+void AddressSpace::map(std::int32_t file, std::uint64_t start, std::uint64_t end,
+                       std::uint64_t pgoff, std::uint8_t prot, Plan& plan) {
+    SimVma* vma = allocate(file);
+    const std::uint32_t first = static_cast<std::uint32_t>(plan.ops.size());
+    insertOp(plan, vma, pgoff, end - start);
+    pushHold(plan, Hold::Map, file, first);
+    Segment seg{start, end, file, pgoff, prot, vma};
+    auto at = std::lower_bound(segs_.begin(), segs_.end(), start,
+                               [](const Segment& s, std::uint64_t v) { return s.start < v; });
+    segs_.insert(at, seg);
+}
+
+void AddressSpace::protect(std::uint64_t start, std::uint64_t end, std::uint8_t prot, Plan& plan) {
+    // mprotect_fixup: nothing happens to a VMA that already has the protection; otherwise it
+    // is split at the range ends (new piece below at the start, above at the end).
+    for (std::size_t i = 0; i < segs_.size(); ++i) {
+        Segment& s = segs_[i];
+        if (s.end <= start || s.start >= end || s.prot == prot) continue;
+        if (s.start < start) {
+            split(i, start, true, plan);
+            continue;  // segs_[i + 1] is the part inside; the loop reaches it next
+        }
+        if (s.end > end) split(i, end, false, plan);
+        segs_[i].prot = prot;
+    }
+}
+
+void AddressSpace::planSteps(const Recipe& recipe, const BatchRule& batch, Plan& plan) {
+    for (std::size_t k = 0; k < recipe.steps.size(); ++k) {
+        const RecipeStep& st = recipe.steps[k];
+        const std::uint64_t base = st.file >= 0 ? regionBase(st.file) : 0;
+        const std::uint64_t start = base + st.at;
+        const std::uint64_t end = start + st.pages;
+        switch (st.op) {
+            case StepOp::Work:
+                // Back-to-back work is one stretch of unlocked time: one event, not several.
+                if (!plan.actions.empty() && plan.actions.back().kind == Action::Work) {
+                    plan.actions.back().weight += st.weight;
+                } else {
+                    plan.actions.push_back(
+                        {Action::Work, static_cast<std::uint32_t>(k), st.weight});
+                }
+                break;
+            case StepOp::ExitMmap: {
+                // free_pgtables over the whole old image, in address order.
+                std::vector<Segment> gone;
+                gone.swap(segs_);
+                unlinkBatched(gone, batch, plan);
+                break;
+            }
+            case StepOp::Mmap:
+                unmap(start, end, batch, plan);  // MAP_FIXED replaces what is there (if anything)
+                if (!st.anon) map(st.file, start, end, st.pgoff, st.prot, plan);
+                break;
+            case StepOp::Munmap:
+                unmap(start, end, batch, plan);
+                break;
+            case StepOp::Mprotect:
+                protect(start, end, st.prot, plan);
+                break;
+        }
+    }
+}
+
+}  // namespace immap::sim

@@ -1,0 +1,122 @@
+#pragma once
+// One process's file mappings, page-granular, and what each address-space call does to the
+// i_mmap trees, as the kernel does it (notes/kernel-facts.md 2.2-2.3, 8):
+//   new mapping            one hold: insert;
+//   split (__split_vma)    one hold: insert the new piece, remove the VMA, re-insert it resized;
+//   unmap (munmap, the part of a MAP_FIXED mapping it replaces, exit_mmap)
+//                          first split the VMAs straddling the range ends, then unlink the
+//                          VMAs inside, batched: one hold per run of up to 8 consecutive VMAs of
+//                          the same file (unlink_file_vma_batch), or one hold per VMA when the
+//                          policy locks per tree (the v2 patch);
+//   mprotect               splits at the range ends where the protection changes.
+// New mappings never merge with a neighbour here (see docs/recipe.md: in the glibc sequence at
+// most one merge would happen, costing one hold either way).
+// It only plans: the holds it emits are executed later, on the shared trees, by the simulator.
+
+#include <cstdint>
+#include <deque>
+#include <vector>
+
+#include "sim/Recipe.h"
+#include "sim/SimVma.h"
+
+namespace immap::sim {
+
+struct TreeOp {
+    enum Kind : std::uint8_t { Insert, Remove };
+    Kind kind = Insert;
+    bool release = false;  // a final removal: the VMA is freed once it is out of the tree
+    SimVma* vma = nullptr;
+    itree::Index start = 0;  // Insert: the interval the VMA takes as it goes in
+    itree::Index last = 0;
+};
+
+struct Hold {
+    enum Kind : std::uint8_t { Map, Split, Unlink };
+    Kind kind = Map;
+    std::int32_t file = -1;
+    std::uint32_t firstOp = 0;  // into the plan's ops
+    std::uint32_t opCount = 0;
+};
+
+// One exec's actions, in order: unlocked work or a lock hold.
+struct Action {
+    enum Kind : std::uint8_t { Work, Locked };
+    Kind kind = Work;
+    std::uint32_t index = 0;  // Work: the (first) recipe step; Locked: into Plan::holds
+    double weight = 0;        // Work: the recipe weight, adjacent work steps summed
+};
+
+struct Plan {
+    std::vector<Action> actions;
+    std::vector<Hold> holds;
+    std::vector<TreeOp> ops;
+    void clear() {
+        actions.clear();
+        holds.clear();
+        ops.clear();
+    }
+};
+
+struct BatchRule {
+    unsigned maxPerHold = 8;  // unlink_file_vma_batch's capacity
+    bool perVma = false;      // split-locks: each VMA locks its own tree
+};
+
+class AddressSpace {
+public:
+    // `owner` is stamped on every VMA; `home` and `treeOf(file)` decide where they live.
+    AddressSpace(std::int32_t owner, std::int32_t home) : owner_(owner), home_(home) {}
+    AddressSpace(const AddressSpace&) = delete;
+    AddressSpace& operator=(const AddressSpace&) = delete;
+    AddressSpace(AddressSpace&&) = default;
+
+    // The tree index new VMAs of each file go to (policy-dependent), set before planning.
+    void setTreeOfFile(std::vector<std::int32_t> treeOfFile) { treeOf_ = std::move(treeOfFile); }
+
+    // Appends to `plan` what one pass over the recipe's steps does. The address space itself
+    // changes at once; the trees change when the simulator executes the holds.
+    void planSteps(const Recipe& recipe, const BatchRule& batch, Plan& plan);
+
+    // Called by the executor once a released VMA is out of its tree.
+    void recycle(SimVma* vma) { free_.push_back(vma); }
+
+    struct Segment {
+        std::uint64_t start = 0;  // virtual pages, end exclusive
+        std::uint64_t end = 0;
+        std::int32_t file = -1;
+        std::uint64_t pgoff = 0;
+        std::uint8_t prot = 0;
+        SimVma* vma = nullptr;
+    };
+    const std::vector<Segment>& segments() const { return segs_; }
+    std::size_t vmaCount() const { return segs_.size(); }
+
+    // Where each file's region starts: files sit in recipe order, 2^32 pages apart, so that
+    // teardown meets them in that (address) order.
+    static std::uint64_t regionBase(std::int32_t file) {
+        return static_cast<std::uint64_t>(file) << 32;
+    }
+
+private:
+    SimVma* allocate(std::int32_t file);
+    void insertOp(Plan& plan, SimVma* vma, std::uint64_t pgoff, std::uint64_t pages);
+    // __split_vma: segment i is cut at `at`; new_below decides which side is the new VMA.
+    void split(std::size_t i, std::uint64_t at, bool newBelow, Plan& plan);
+    // vms_gather_munmap_vmas + the batched unlink; the range's segments are gone afterwards.
+    void unmap(std::uint64_t start, std::uint64_t end, const BatchRule& batch, Plan& plan);
+    void unlinkBatched(const std::vector<Segment>& gone, const BatchRule& batch, Plan& plan);
+    void map(std::int32_t file, std::uint64_t start, std::uint64_t end, std::uint64_t pgoff,
+             std::uint8_t prot, Plan& plan);
+    void protect(std::uint64_t start, std::uint64_t end, std::uint8_t prot, Plan& plan);
+    void pushHold(Plan& plan, Hold::Kind kind, std::int32_t file, std::uint32_t firstOp);
+
+    std::int32_t owner_;
+    std::int32_t home_;
+    std::vector<std::int32_t> treeOf_;
+    std::vector<Segment> segs_;  // sorted by start, non-overlapping
+    std::deque<SimVma> pool_;    // stable addresses for tree nodes
+    std::vector<SimVma*> free_;
+};
+
+}  // namespace immap::sim

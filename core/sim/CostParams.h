@@ -1,0 +1,52 @@
+#pragma once
+// Every number the cost model uses, named, with its unit, default and the reasoning or source
+// for the default (the table is also docs/simulator.md's parameter table and the GUI's
+// parameters panel). Defaults stand on their own sources; none is tuned to reproduce the
+// proposal's claimed gains.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace immap::sim {
+
+struct CostParams {
+    double unlockedNsPerExec = 844'000;
+    double memLocalNs = 50;
+    double memPerDistanceNs = 6.4;
+    double writeFraction = 0.5;
+    double treeOpNs = 40;
+    double lockAtomicNs = 10;
+    double spinTrafficNs = 15;
+    double wakeupNs = 3'000;
+    double walkerVmaNs = 250;
+    double walkerPages = 1;
+    double backgroundProcesses = 250;
+    double warmupMs = 20;
+    double warmupExecs = 3;
+
+    struct Info {
+        const char* name;
+        const char* unit;
+        double CostParams::*field;
+        double defaultValue;
+        double min;
+        double max;
+        const char* meaning;
+        const char* source;
+    };
+    static const std::vector<Info>& table();
+
+    // NAME=VALUE from the command line or a session. False with the reason when the name is
+    // unknown or the value is not a number in range.
+    bool set(std::string_view name, double value, std::string& error);
+    bool setFromText(std::string_view assignment, std::string& error);
+    double get(std::string_view name) const;  // NaN for an unknown name
+
+    // The price of touching a cache line homed at SLIT distance `distance`.
+    double memoryNs(unsigned distance) const {
+        return memLocalNs + (static_cast<double>(distance) - 10.0) * memPerDistanceNs;
+    }
+};
+
+}  // namespace immap::sim

@@ -1,0 +1,74 @@
+#pragma once
+// One exec of one execl copy, as data (samples/recipes/*.json, format in docs/recipe.md): the
+// files whose i_mmap it touches, in address order, and the ordered steps: unlocked work, and
+// the address-space calls (exit_mmap of the old image, mmap, munmap, mprotect) that the
+// simulator turns into i_mmap lock holds the way the kernel does (AddressSpace.h).
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace immap::sim {
+
+// Bad recipe: "FILE:LINE: reason".
+class RecipeError : public std::exception {
+public:
+    RecipeError(std::string file, int line, std::string reason);
+    const char* what() const noexcept override { return message_.c_str(); }
+    const std::string& file() const { return file_; }
+    int line() const { return line_; }
+    const std::string& reason() const { return reason_; }
+
+private:
+    std::string file_;
+    int line_;
+    std::string reason_;
+    std::string message_;
+};
+
+struct RecipeFile {
+    std::string name;
+    std::string role;
+    bool background = false;  // other processes on the host map it too (their VMAs pre-fill it)
+};
+
+enum class StepOp : std::uint8_t { Work, ExitMmap, Mmap, Munmap, Mprotect };
+const char* stepOpName(StepOp op);
+
+// Protection bits as mmap takes them.
+enum Prot : std::uint8_t { kProtRead = 1, kProtWrite = 2, kProtExec = 4 };
+
+struct RecipeStep {
+    StepOp op = StepOp::Work;
+    int file = -1;            // index into Recipe::files (address-space ops)
+    std::uint64_t at = 0;     // first page, relative to the file's place in the address space
+    std::uint64_t pages = 0;  // length in pages
+    std::uint64_t pgoff = 0;  // file page of `at` (mmap)
+    std::uint8_t prot = 0;    // Prot bits (mmap, mprotect)
+    bool anon = false;        // mmap: an anonymous MAP_FIXED over the file's range
+    double weight = 0;        // work: share of the exec's unlocked time (trace microseconds)
+    std::string note;
+    int line = 0;  // where it is in the recipe file, for messages
+};
+
+struct Recipe {
+    std::string name;
+    std::string source;
+    std::string sourceFile;  // where it was read from ("built-in" for the default)
+    std::vector<RecipeFile> files;
+    std::vector<RecipeStep> steps;
+    int walkerFile = 0;  // the file whole-file walkers walk
+
+    double totalWeight() const;
+    int fileIndex(std::string_view name) const;  // -1 if absent
+
+    // Throws RecipeError naming `fileName`, the line and the reason.
+    static Recipe fromJson(const std::string& json, const std::string& fileName);
+    static Recipe fromFile(const std::string& path);
+    // samples/recipes/execl-glibc236.json, compiled in.
+    static const Recipe& builtinDefault();
+    static const std::string& builtinDefaultJson();
+};
+
+}  // namespace immap::sim

@@ -1,0 +1,78 @@
+#include "sim/SimResult.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+namespace immap::sim {
+
+std::string SimResult::toJson(bool detail) const {
+    QJsonObject o;
+    o["policy"] = QString::fromStdString(policy);
+    o["topology"] = QString::fromStdString(topology);
+    o["recipe"] = QString::fromStdString(recipe);
+    o["copies"] = static_cast<double>(copies);
+    o["seed"] = QString::number(seed);  // a string: JSON numbers lose 64-bit precision
+    o["duration_ms"] = durationMs;
+    o["walkers_per_s"] = walkersPerSecond;
+    o["execs_per_s"] = execsPerSecond;
+    o["execs"] = static_cast<double>(execs);
+    QJsonArray ls;
+    for (const LockResult& l : locks) {
+        QJsonObject j;
+        j["name"] = QString::fromStdString(l.name);
+        j["utilisation"] = l.stats.utilisation;
+        j["arrivals_per_s"] = l.stats.arrivalsPerSecond;
+        j["queue_mean"] = l.stats.meanQueueLength;
+        j["wait_mean_ns"] = l.stats.meanWait;
+        j["wait_p50_ns"] = static_cast<double>(l.stats.p50Wait);
+        j["wait_p99_ns"] = static_cast<double>(l.stats.p99Wait);
+        j["hold_mean_ns"] = l.stats.meanHold;
+        j["holds"] = static_cast<double>(l.stats.holds);
+        ls.append(j);
+    }
+    o["locks"] = ls;
+    o["walks"] = static_cast<double>(walks);
+    o["walker_latency_mean_ns"] = walkerLatencyMeanNs;
+    o["walker_latency_p99_ns"] = walkerLatencyP99Ns;
+    o["memory_per_inode_bytes"] = static_cast<double>(memoryPerInodeBytes);
+    o["lock_holds"] = static_cast<double>(lockHolds);
+    o["tree_ops"] = static_cast<double>(treeOps);
+    o["nodes_per_tree_op"] = nodesPerTreeOp;
+    QJsonObject ps;
+    for (const CostParams::Info& i : CostParams::table())
+        ps[i.name] = params.*(i.field);
+    o["params"] = ps;
+    if (detail) {
+        QJsonArray cs;
+        for (const CpuResult& c : cpus) {
+            QJsonObject j;
+            j["cpu"] = static_cast<double>(c.cpu);
+            j["node"] = c.node;
+            j["copies"] = static_cast<double>(c.copies);
+            j["work_ns"] = c.workNs;
+            j["wait_ns"] = c.waitNs;
+            j["hold_ns"] = c.holdNs;
+            cs.append(j);
+        }
+        o["cpus"] = cs;
+        QJsonArray fs;
+        for (const FileResult& f : files) {
+            QJsonObject j;
+            j["name"] = QString::fromStdString(f.name);
+            j["trees"] = static_cast<double>(f.trees);
+            j["inserts"] = static_cast<double>(f.inserts);
+            j["removes"] = static_cast<double>(f.removes);
+            j["final_vmas"] = static_cast<double>(f.finalVmas);
+            QJsonArray hs;
+            for (int h : f.heights)
+                hs.append(h);
+            j["heights"] = hs;
+            fs.append(j);
+        }
+        o["files"] = fs;
+    }
+    return QJsonDocument(o).toJson(QJsonDocument::Indented).toStdString();
+}
+
+}  // namespace immap::sim

@@ -1,0 +1,19 @@
+#pragma once
+// A VMA as the simulator keeps it: a node of one file's i_mmap tree, with the NUMA node it is
+// homed on (the node of the CPU that mapped it; split pieces inherit it, nothing re-homes it)
+// and which of the file's trees it lives in under the policy.
+
+#include <cstdint>
+
+#include "itree/Node.h"
+
+namespace immap::sim {
+
+struct SimVma : itree::Node {
+    std::int32_t file = -1;   // index into the recipe's files
+    std::int32_t tree = 0;    // which of that file's trees
+    std::int32_t home = 0;    // logical NUMA node
+    std::int32_t owner = -1;  // copy index; -1 for background processes
+};
+
+}  // namespace immap::sim

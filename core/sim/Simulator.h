@@ -1,0 +1,101 @@
+#pragma once
+// The contention simulator (DESIGN.md section 4): N execl copies placed on a topology's CPUs,
+// each looping over the exec recipe; every lock hold runs real insert/remove operations on
+// the file's real itree trees, priced by the NUMA distance of every node the update touches;
+// locks are RwSemModel rwsems with cache-line handoff, spinning-waiter traffic and sleeping
+// readers; whole-file walkers arrive as readers. Deterministic: a seed, no wall clock.
+// Steppable (runUntil) so that the GUI can animate it; run() goes to the end.
+
+#include <cstdint>
+#include <memory>
+
+#include "mapping/Policy.h"
+#include "sim/CostParams.h"
+#include "sim/Recipe.h"
+#include "sim/SimResult.h"
+#include "sim/Time.h"
+
+namespace immap::topology {
+class Topology;
+}
+
+namespace immap::sim {
+
+struct SimConfig {
+    const topology::Topology* topology = nullptr;  // required
+    mapping::Policy policy;
+    unsigned copies = 1;
+    double durationMs = 100;  // measured, after params.warmupMs
+    std::uint64_t seed = 1;
+    const Recipe* recipe = nullptr;  // nullptr: Recipe::builtinDefault()
+    double walkersPerSecond = 0;     // whole-file walkers on the recipe's walker file
+    CostParams params;
+};
+
+// The event stream, for traces and animation. Off unless an observer is set.
+struct SimEvent {
+    enum Kind : std::uint8_t {
+        ExecBegin,
+        ExecEnd,
+        LockWait,
+        LockAcquire,
+        LockRelease,
+        TreeInsert,
+        TreeRemove,
+        WalkBegin,
+        WalkEnd,
+    };
+    Time time = 0;
+    Kind kind = ExecBegin;
+    std::int32_t agent = 0;  // copy index, or copies + walker slot
+    std::int32_t cpu = 0;    // OS index
+    std::int32_t lock = -1;  // index into SimResult::locks
+    std::int32_t file = -1;
+    std::int32_t tree = -1;
+    std::int32_t home = -1;  // the VMA's node (tree events)
+    std::uint64_t start = 0;
+    std::uint64_t last = 0;
+};
+const char* simEventName(SimEvent::Kind k);
+
+class SimObserver {
+public:
+    virtual ~SimObserver() = default;
+    virtual void onEvent(const SimEvent& event) = 0;
+};
+
+class Simulator {
+public:
+    // Throws std::invalid_argument for an unusable config (no topology, 0 copies, ...).
+    explicit Simulator(const SimConfig& config);
+    ~Simulator();
+    Simulator(const Simulator&) = delete;
+    Simulator& operator=(const Simulator&) = delete;
+
+    void setObserver(SimObserver* observer);
+
+    // Processes every event up to `until` (capped at endTime()). False once the run is over.
+    bool runUntil(Time until);
+    SimResult run();
+
+    Time now() const;
+    // When the run ends: the warm-up's end + the duration. The warm-up lasts until every copy
+    // has done params.warmupExecs execs, so before that this is a far-off time.
+    Time endTime() const;
+    // The statistics so far (the window ends at now()).
+    SimResult result() const;
+
+    // The CPU each copy runs on (OS indexes), as placeCopies chose.
+    const std::vector<unsigned>& copyCpus() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d_;
+};
+
+// Where the kernel's fork balancing puts N copies started together: the idlest group at each
+// level, so round robin over NUMA nodes (alternating packages), then over cores, SMT siblings
+// last; past the PU count it wraps around. OS indexes.
+std::vector<unsigned> placeCopies(const topology::Topology& topo, unsigned copies);
+
+}  // namespace immap::sim

@@ -1,0 +1,43 @@
+#pragma once
+// The throughput sweep: every (policy, copies) pair of a grid simulated with the same seed,
+// recipe and parameters, spread over worker threads (each run is independent and
+// deterministic, so the results do not depend on the thread count).
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/Simulator.h"
+
+namespace immap::sim {
+
+struct SweepConfig {
+    const topology::Topology* topology = nullptr;
+    std::vector<mapping::Policy> policies;
+    std::vector<unsigned> copies;
+    double durationMs = 100;
+    std::uint64_t seed = 1;
+    const Recipe* recipe = nullptr;
+    double walkersPerSecond = 0;
+    CostParams params;
+    unsigned threads = 2;
+};
+
+class Sweep {
+public:
+    // Results in grid order: policies outer, copies inner. `progress(done, total)` is called
+    // from the worker threads after each run. When `cancel` becomes true, runs not yet started
+    // are skipped and the function returns an empty vector.
+    static std::vector<SimResult> run(
+        const SweepConfig& config,
+        const std::function<void(std::size_t, std::size_t)>& progress = {},
+        const std::atomic<bool>* cancel = nullptr);
+
+    // {"runs": [...]} with each run's summary (SimResult::toJson without detail).
+    static std::string toJson(const std::vector<SimResult>& runs);
+    // One line per run: policy,copies,execs_per_s,speedup_vs_single,... with a header.
+    static std::string toCsv(const std::vector<SimResult>& runs);
+};
+
+}  // namespace immap::sim

@@ -1,0 +1,233 @@
+// The simulator held to the laws of issue 4 (and DESIGN.md section 4): the 1-copy throughput
+// equals 1 / the exec time worked out by hand, utilisation <= 1, Little's law on every lock,
+// determinism, one node makes the split policies pointless, the 12-node ordering at 384
+// copies, single's rise-peak-fall, the walkers' cost under split-locks, conservation of VMAs,
+// real trees that pass the invariant checker, and the kernel-like placement of copies.
+#include <QTest>
+#include <algorithm>
+#include <set>
+
+#include "Suites.h"
+#include "itree/InvariantChecker.h"
+#include "sim/Simulator.h"
+#include "sim/Sweep.h"
+#include "topology/Topology.h"
+
+using namespace immap;
+using namespace immap::sim;
+
+namespace {
+
+const topology::Topology& numa12() {
+    static const topology::Topology t = topology::Topology::fromSpec(
+        std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
+    return t;
+}
+
+const topology::Topology& oneNode16() {
+    static const topology::Topology t =
+        topology::Topology::fromSpec("synthetic:package:1 core:16 pu:1");
+    return t;
+}
+
+mapping::Policy policy(const char* text) {
+    mapping::Policy p;
+    std::string error;
+    if (!mapping::Policy::parse(text, p, error)) qFatal("%s", error.c_str());
+    return p;
+}
+
+SimResult simulate(const topology::Topology& topo, const char* pol, unsigned copies, double ms = 50,
+                   double walkers = 0, CostParams params = {}) {
+    SimConfig c;
+    c.topology = &topo;
+    c.policy = policy(pol);
+    c.copies = copies;
+    c.durationMs = ms;
+    c.walkersPerSecond = walkers;
+    c.params = params;
+    return Simulator(c).run();
+}
+
+}  // namespace
+
+class TestSimulator : public QObject {
+    Q_OBJECT
+
+private slots:
+    // With memory costs at zero, one exec is the unlocked work plus, per lock hold, two atomics
+    // (acquire, release) and per tree op tree_op_ns: 32 holds and 62 tree ops per exec under
+    // single (TestRecipe::holdsPerExecMatchTheHandCount).
+    void oneCopyRunsAtOneOverTheExecTime() {
+        CostParams p;
+        p.memLocalNs = 0;
+        p.memPerDistanceNs = 0;
+        p.unlockedNsPerExec = 500'000;
+        p.lockAtomicNs = 100;
+        p.treeOpNs = 400;
+        const double execNs = 500'000 + 32 * 2 * 100 + 62 * 400;
+        const SimResult r = simulate(numa12(), "single", 1, 100, 0, p);
+        QVERIFY2(std::abs(r.execsPerSecond - 1e9 / execNs) <= 0.01 * 1e9 / execNs,
+                 qPrintable(QString("%1 vs %2").arg(r.execsPerSecond).arg(1e9 / execNs)));
+        // With the default costs, the locked time per exec comes from the lock statistics.
+        const SimResult d = simulate(numa12(), "single", 1, 100);
+        double locked = 0;
+        for (const LockResult& l : d.locks)
+            locked += l.stats.meanHold * static_cast<double>(l.stats.holds);
+        const double perExec =
+            CostParams{}.unlockedNsPerExec + locked / static_cast<double>(d.execs);
+        QVERIFY2(
+            std::abs(d.execsPerSecond * perExec / 1e9 - 1) < 0.01,
+            qPrintable(QString("%1 execs/s, %2 ns per exec").arg(d.execsPerSecond).arg(perExec)));
+    }
+
+    void utilisationAtMostOneAndLittlesLaw() {
+        for (const char* pol : {"single", "split-trees", "split-locks", "sharded:32"}) {
+            for (unsigned copies : {16u, 384u}) {
+                const SimResult r = simulate(numa12(), pol, copies, 50, 2000);
+                for (const LockResult& l : r.locks) {
+                    const auto& s = l.stats;
+                    QVERIFY2(s.utilisation <= 1.0 + 1e-9,
+                             qPrintable(QString::fromStdString(l.name)));
+                    if (s.meanQueueLength < 0.05) continue;  // nothing to compare against
+                    const double little = s.arrivalsPerSecond * s.meanWait / 1e9;
+                    QVERIFY2(std::abs(little / s.meanQueueLength - 1) < 0.02,
+                             qPrintable(QString("%1 %2 copies %3: queue %4, arrivals x wait %5")
+                                            .arg(pol)
+                                            .arg(copies)
+                                            .arg(QString::fromStdString(l.name))
+                                            .arg(s.meanQueueLength)
+                                            .arg(little)));
+                }
+            }
+        }
+    }
+
+    void sameSeedSameBytes() {
+        SimConfig c;
+        c.topology = &numa12();
+        c.policy = policy("split-locks");
+        c.copies = 48;
+        c.durationMs = 20;
+        c.walkersPerSecond = 500;
+        const std::string a = Simulator(c).run().toJson();
+        const std::string b = Simulator(c).run().toJson();
+        QCOMPARE(a, b);
+        c.seed = 2;
+        QVERIFY(Simulator(c).run().toJson() != a);
+    }
+
+    void sweepIsTheSameOnAnyThreadCount() {
+        SweepConfig c;
+        c.topology = &numa12();
+        c.policies = {policy("single"), policy("split-locks")};
+        c.copies = {1, 8, 64};
+        c.durationMs = 10;
+        c.threads = 1;
+        const std::string one = Sweep::toJson(Sweep::run(c));
+        c.threads = 2;
+        QCOMPARE(Sweep::toJson(Sweep::run(c)), one);
+    }
+
+    void oneNodeSplitsChangeNothing() {
+        for (unsigned copies : {1u, 4u, 8u}) {
+            const double single = simulate(oneNode16(), "single", copies).execsPerSecond;
+            const double trees = simulate(oneNode16(), "split-trees", copies).execsPerSecond;
+            const double locks = simulate(oneNode16(), "split-locks", copies).execsPerSecond;
+            QVERIFY2(std::abs(trees / single - 1) < 0.03,
+                     qPrintable(QString::number(trees / single)));
+            QVERIFY2(std::abs(locks / single - 1) < 0.03,
+                     qPrintable(QString::number(locks / single)));
+        }
+    }
+
+    void numa12At384SplitLocksBeatSplitTreesBeatSingle() {
+        const double single = simulate(numa12(), "single", 384).execsPerSecond;
+        const double trees = simulate(numa12(), "split-trees", 384).execsPerSecond;
+        const double locks = simulate(numa12(), "split-locks", 384).execsPerSecond;
+        QVERIFY2(locks > trees && trees > single,
+                 qPrintable(QString("%1 %2 %3").arg(single).arg(trees).arg(locks)));
+    }
+
+    void singleRisesPeaksAndFalls() {
+        std::vector<double> x;
+        const std::vector<unsigned> copies{1, 4, 16, 32, 64, 128, 384};
+        for (unsigned n : copies)
+            x.push_back(simulate(numa12(), "single", n, 30).execsPerSecond);
+        const auto peak = std::max_element(x.begin(), x.end()) - x.begin();
+        QVERIFY2(peak > 0 && peak < static_cast<long>(x.size()) - 1,
+                 "the peak is at an end of the curve");
+        QVERIFY(x[1] > x[0]);
+        QVERIFY(x.back() < 0.8 * x[static_cast<std::size_t>(peak)]);
+    }
+
+    // Away from saturation a walker under split-locks takes every lock and walks every tree.
+    void walkersPayMoreUnderSplitLocks() {
+        const SimResult single = simulate(numa12(), "single", 4, 50, 5000);
+        const SimResult locks = simulate(numa12(), "split-locks", 4, 50, 5000);
+        QVERIFY(single.walks > 100 && locks.walks > 100);
+        QVERIFY2(locks.walkerLatencyMeanNs > single.walkerLatencyMeanNs,
+                 qPrintable(QString("%1 vs %2")
+                                .arg(locks.walkerLatencyMeanNs)
+                                .arg(single.walkerLatencyMeanNs)));
+        QVERIFY(locks.memoryPerInodeBytes > single.memoryPerInodeBytes);
+    }
+
+    void vmasAreConservedAndTreesStayValid() {
+        for (const char* pol : {"single", "split-locks", "sharded:16"}) {
+            SimConfig c;
+            c.topology = &numa12();
+            c.policy = policy(pol);
+            c.copies = 100;
+            c.durationMs = 20;
+            c.walkersPerSecond = 1000;
+            const SimResult r = Simulator(c).run();
+            for (const FileResult& f : r.files) {
+                QCOMPARE(f.inserts - f.removes, f.finalVmas);
+                for (int h : f.heights)
+                    QVERIFY(h <= 2 * 13);  // a red-black tree of < 8192 nodes
+            }
+            // The 250 background processes keep their 5 libc VMAs; each copy has between 0
+            // (torn down, not yet reloaded) and 8 (mid-load) at any moment.
+            const auto& libc =
+                *std::find_if(r.files.begin(), r.files.end(),
+                              [](const FileResult& f) { return f.name == "libc.so.6"; });
+            QVERIFY(libc.finalVmas >= 5 * 250 && libc.finalVmas <= 5 * 250 + 8 * 100);
+        }
+    }
+
+    void copiesSpreadLikeForkBalancing() {
+        const auto cpus = placeCopies(numa12(), 384);
+        QCOMPARE(std::set<unsigned>(cpus.begin(), cpus.end()).size(), std::size_t{384});
+        std::set<int> nodes, packages, cores;
+        for (unsigned i = 0; i < 12; ++i) {
+            nodes.insert(numa12().nodeOfPu(cpus[i]));
+            if (i < 2) packages.insert(numa12().puByOsIndex(cpus[i])->package);
+        }
+        QCOMPARE(nodes.size(), std::size_t{12});
+        QCOMPARE(packages.size(), std::size_t{2});
+        for (unsigned i = 0; i < 192; ++i)
+            cores.insert(numa12().puByOsIndex(cpus[i])->core);
+        QCOMPARE(cores.size(), std::size_t{192});  // SMT siblings only after every core is busy
+        const auto wrap = placeCopies(numa12(), 400);
+        QCOMPARE(wrap[384], wrap[0]);
+    }
+
+    void badConfigsAreRefused() {
+        SimConfig c;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator{c});
+        c.topology = &numa12();
+        c.copies = 0;
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator{c});
+        CostParams p;
+        std::string error;
+        QVERIFY(!p.setFromText("mem_local_ns=abc", error));
+        QVERIFY(!p.setFromText("no_such=1", error));
+        QVERIFY(error.find("unknown parameter") != std::string::npos);
+        QVERIFY(p.setFromText("mem_local_ns=70", error));
+        QCOMPARE(p.memLocalNs, 70.0);
+    }
+};
+
+IMMAP_TEST_SUITE(TestSimulator);
+#include "TestSimulator.moc"
