@@ -46,7 +46,10 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "own accesses to them.",
          "perf c2c: 2.2K-8.7K cycles per load of a line contended by up to 480 threads (Pan "
          "Deng's cpupri split, kernel-facts 7.2), about 7 ns per contender per access; a hold "
-         "touches the lock's line twice (acquire, release)."},
+         "touches the lock's line twice (acquire, release). A cross-check, not a fit: on a "
+         "2-node 128-CPU shape the model's single-tree throughput falls 1.57x from 32 to 128 "
+         "copies; UnixBench execl on a 128-CPU Xeon 8369B fell 1.40x (byte-unixbench issue 88, "
+         "kernel-facts 4.3)."},
         {"wakeup_ns", "ns", &CostParams::wakeupNs, 3'000, 0, 1e9,
          "A sleeping waiter (a reader: walkers, and sharded modifiers on the top-level lock) "
          "runs this long after it is granted the lock, holding it meanwhile. Spinning writers "

@@ -1,0 +1,152 @@
+// `immap simulate` and `immap sweep` as a user runs them: the JSON of issue 4 item 6, bad
+// arguments and bad recipes (exit 2, FILE:LINE: reason), determinism across processes, the
+// CSV file, and the parameter table in docs/simulator.md agreeing with the code's defaults.
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "CliRun.h"
+#include "Suites.h"
+
+using immap::test::runImmap;
+
+namespace {
+
+QJsonObject json(const QByteArray& text) {
+    QJsonParseError e{};
+    const QJsonDocument d = QJsonDocument::fromJson(text, &e);
+    if (e.error != QJsonParseError::NoError) qWarning("%s", qPrintable(e.errorString()));
+    return d.object();
+}
+
+const QString kTopo = QString("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml";
+
+}  // namespace
+
+class TestSimCli : public QObject {
+    Q_OBJECT
+
+private slots:
+    void simulateJsonHasTheDocumentedKeys() {
+        const auto r = runImmap({"simulate", "--topology", kTopo, "--policy", "split-locks",
+                                 "--copies", "24", "--duration-ms", "20", "--walkers", "500",
+                                 "--param", "mem_local_ns=60", "--json"});
+        QCOMPARE(r.status, 0);
+        const QJsonObject o = json(r.out);
+        for (const char* key :
+             {"policy", "copies", "execs_per_s", "locks", "walker_latency_mean_ns",
+              "walker_latency_p99_ns", "memory_per_inode_bytes", "seed", "params"})
+            QVERIFY2(o.contains(key), key);
+        QCOMPARE(o["policy"].toString(), QString("split-locks"));
+        QCOMPARE(o["copies"].toInt(), 24);
+        QVERIFY(o["execs_per_s"].toDouble() > 0);
+        QCOMPARE(o["params"].toObject()["mem_local_ns"].toDouble(), 60.0);
+        // 4 files x 12 per-node locks.
+        const QJsonArray locks = o["locks"].toArray();
+        QCOMPARE(locks.size(), 48);
+        for (const auto& l : locks) {
+            const QJsonObject lo = l.toObject();
+            for (const char* key : {"name", "utilisation", "arrivals_per_s", "queue_mean",
+                                    "wait_mean_ns", "wait_p50_ns", "wait_p99_ns"})
+                QVERIFY2(lo.contains(key), key);
+        }
+        // v2 at 12 nodes: 12 x 64 B + 13 x 8 B.
+        QCOMPARE(o["memory_per_inode_bytes"].toInt(), 12 * 64 + 13 * 8);
+    }
+
+    void sameSeedSameOutputAcrossProcesses() {
+        const QStringList args{"simulate", "--topology", kTopo, "--copies",  "64",  "--duration-ms",
+                               "10",       "--seed",     "42",  "--walkers", "100", "--json"};
+        const auto a = runImmap(args);
+        const auto b = runImmap(args);
+        QCOMPARE(a.status, 0);
+        QCOMPARE(a.out, b.out);
+    }
+
+    void badArgumentsExitTwo() {
+        const QList<QStringList> cases{
+            {"simulate", "--policy", "split-forest"},
+            {"simulate", "--copies", "0"},
+            {"simulate", "--copies", "many"},
+            {"simulate", "--duration-ms", "-5"},
+            {"simulate", "--param", "no_such_param=3"},
+            {"simulate", "--param", "mem_local_ns=fast"},
+            {"simulate", "--topology", "synthetic:nonsense:3"},
+            {"simulate", "stray"},
+            {"sweep", "--policies", "single,bogus"},
+            {"sweep", "--copies", "1,x"},
+        };
+        for (const QStringList& c : cases) {
+            const auto r = runImmap(c);
+            QVERIFY2(r.status == 2, qPrintable(c.join(' ') + " -> " + QString::number(r.status)));
+            QVERIFY2(!r.err.isEmpty(), qPrintable(c.join(' ')));
+        }
+    }
+
+    void badRecipeNamesFileAndLine() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("bad.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "{\"format\": \"immap-recipe\", \"version\": 1,\n\"files\": [{\"name\": \"a\"}],\n"
+            "\"steps\": [\n{\"op\": \"work\", \"weight\": 1},\n{\"op\": \"mmap\", \"file\": "
+            "\"a\"}\n]}\n");
+        f.close();
+        const auto r = runImmap({"simulate", "--recipe", path});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.startsWith((path + ":5: missing \"at\"").toUtf8()), r.err.constData());
+        const auto missing = runImmap({"simulate", "--recipe", dir.filePath("none.json")});
+        QCOMPARE(missing.status, 2);
+        QVERIFY(missing.err.contains("none.json"));
+    }
+
+    void sweepJsonAndCsv() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("sweep.csv");
+        const auto r =
+            runImmap({"sweep", "--topology", kTopo, "--policies", "single,split-trees", "--copies",
+                      "1,16", "--duration-ms", "10", "--json", "--csv", csv});
+        QCOMPARE(r.status, 0);
+        const QJsonArray runs = json(r.out)["runs"].toArray();
+        QCOMPARE(runs.size(), 4);
+        QCOMPARE(runs[0].toObject()["policy"].toString(), QString("single"));
+        QCOMPARE(runs[3].toObject()["copies"].toInt(), 16);
+        QCOMPARE(runs[0].toObject()["speedup_vs_single"].toDouble(), 1.0);
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 5);
+        QVERIFY(lines[0].startsWith("policy,copies,execs_per_s"));
+        QVERIFY(lines[4].startsWith("split-trees,16,"));
+    }
+
+    // docs/simulator.md's table lists every parameter with the code's default.
+    void documentedParametersMatchTheCode() {
+        QFile doc(QString(IMMAP_SOURCE_DIR) + "/docs/simulator.md");
+        QVERIFY(doc.open(QIODevice::ReadOnly));
+        const QString text = QString::fromUtf8(doc.readAll());
+        const auto r = runImmap({"simulate", "--list-params"});
+        QCOMPARE(r.status, 0);
+        static const QRegularExpression line(R"(^(\w+) = (\S+) )",
+                                             QRegularExpression::MultilineOption);
+        int n = 0;
+        for (auto it = line.globalMatch(QString::fromUtf8(r.out)); it.hasNext(); ++n) {
+            const auto m = it.next();
+            const QString row = QString("| `%1` |").arg(m.captured(1));
+            const qsizetype at = text.indexOf(row);
+            QVERIFY2(at >= 0, qPrintable(m.captured(1) + " is not in docs/simulator.md"));
+            const QString rest = text.mid(at + row.size(), 80);
+            QVERIFY2(rest.contains(" " + m.captured(2) + " "),
+                     qPrintable(m.captured(1) + " default " + m.captured(2) + " not in: " + rest));
+        }
+        QVERIFY(n >= 10);
+    }
+};
+
+IMMAP_TEST_SUITE(TestSimCli);
+#include "TestSimCli.moc"
