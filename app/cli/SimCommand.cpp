@@ -108,7 +108,7 @@ std::string time(double ns) {
 void printText(const sim::SimResult& r, std::size_t maxLocks) {
     std::cout << r.policy << ", " << r.copies << " copies on " << r.topology << "\n"
               << "  " << fmt(r.execsPerSecond) << " execs/s (" << r.execs << " execs in "
-              << fmt(r.durationMs) << " ms simulated after " << fmt(r.params.warmupMs)
+              << fmt(r.durationMs) << " ms simulated after " << fmt(r.warmupMs, 1)
               << " ms warm-up; seed " << r.seed << ")\n";
     std::vector<const sim::LockResult*> locks;
     for (const sim::LockResult& l : r.locks)

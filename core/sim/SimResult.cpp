@@ -14,6 +14,7 @@ std::string SimResult::toJson(bool detail) const {
     o["copies"] = static_cast<double>(copies);
     o["seed"] = QString::number(seed);  // a string: JSON numbers lose 64-bit precision
     o["duration_ms"] = durationMs;
+    o["warmup_ms"] = warmupMs;
     o["walkers_per_s"] = walkersPerSecond;
     o["execs_per_s"] = execsPerSecond;
     o["execs"] = static_cast<double>(execs);

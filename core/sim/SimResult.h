@@ -42,6 +42,7 @@ struct SimResult {
     unsigned copies = 0;
     std::uint64_t seed = 0;
     double durationMs = 0;  // measured window (after warm-up)
+    double warmupMs = 0;    // simulated time before the window opened
     double walkersPerSecond = 0;
 
     double execsPerSecond = 0;  // UnixBench execl lps: all copies together

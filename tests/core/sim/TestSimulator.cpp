@@ -5,6 +5,7 @@
 // real trees that pass the invariant checker, and the kernel-like placement of copies.
 #include <QTest>
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "Suites.h"
@@ -194,6 +195,44 @@ private slots:
                               [](const FileResult& f) { return f.name == "libc.so.6"; });
             QVERIFY(libc.finalVmas >= 5 * 250 && libc.finalVmas <= 5 * 250 + 8 * 100);
         }
+    }
+
+    // The event stream tells the same story as the counters.
+    void eventStreamAgreesWithTheCounts() {
+        struct Counter final : SimObserver {
+            std::map<SimEvent::Kind, std::uint64_t> n;
+            std::int64_t lastTime = 0;
+            bool ordered = true;
+            void onEvent(const SimEvent& e) override {
+                ++n[e.kind];
+                ordered =
+                    ordered && e.time >= lastTime - 10'000;  // in time order, bar line touches
+                lastTime = std::max(lastTime, e.time);
+            }
+        } counter;
+        SimConfig c;
+        c.topology = &numa12();
+        c.policy = policy("split-locks");
+        c.copies = 24;
+        c.durationMs = 10;
+        c.walkersPerSecond = 2000;
+        Simulator sim(c);
+        SimResult before = sim.result();
+        sim.setObserver(&counter);
+        const SimResult r = sim.run();
+        std::uint64_t inserts = 0, removes = 0, before_i = 0, before_r = 0;
+        for (const FileResult& f : r.files)
+            inserts += f.inserts, removes += f.removes;
+        for (const FileResult& f : before.files)
+            before_i += f.inserts, before_r += f.removes;
+        QCOMPARE(counter.n[SimEvent::TreeInsert], inserts - before_i);
+        QCOMPARE(counter.n[SimEvent::TreeRemove], removes - before_r);
+        QVERIFY(counter.n[SimEvent::ExecEnd] >= r.execs);
+        QVERIFY(counter.n[SimEvent::WalkEnd] >= r.walks && r.walks > 0);
+        const std::uint64_t acq = counter.n[SimEvent::LockAcquire],
+                            rel = counter.n[SimEvent::LockRelease];
+        QVERIFY(acq >= rel && acq - rel <= 24 * 12 + 100);  // the rest still held at the end
+        QVERIFY(counter.ordered);
     }
 
     void copiesSpreadLikeForkBalancing() {
