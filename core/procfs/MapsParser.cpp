@@ -252,14 +252,15 @@ void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std
     if (p == end) return;  // kind is already Anonymous
     std::string_view path(p, static_cast<std::size_t>(end - p));
     // One pass finds both rare bytes: a NUL (an error) and a backslash (an escape to decode).
-    if (hasNulOrBackslash(path) && std::memchr(path.data(), '\0', path.size()))
+    const bool rare = hasNulOrBackslash(path);
+    if (rare && std::memchr(path.data(), '\0', path.size()))
         fail(file, lineNo, "NUL byte in pathname " + quote(path));
     constexpr std::string_view kDeleted = " (deleted)";
     if (path.size() > kDeleted.size() && path.ends_with(kDeleted)) {
         e.deleted = true;
         path.remove_suffix(kDeleted.size());
     }
-    if (hasNulOrBackslash(path))
+    if (rare)
         e.path = paths.intern(detail::decodeOctalEscapes(path));
     else
         e.path = paths.intern(path);
