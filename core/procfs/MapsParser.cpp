@@ -137,32 +137,35 @@ constexpr auto kHexDigit = [] {
 // A number in base 16 or 10 at p, of at least one digit, that fits T, followed by `sep` (a
 // space also accepts the end of the line): returns the position after the separator, or
 // nullptr; the caller's cold path then says what was wrong.
-// A number in base 16 or 10 at p, of at least one digit, that fits T, followed by `sep` (a
-// space also accepts the end of the line): returns the position after the separator, or
-// nullptr; the caller's cold path then says what was wrong.
-template <unsigned Base, class T>
+// With kStopByte the byte at `end` is readable and not a digit (a line's '\n' or '\r' in the
+// text), so the digit loops stop there by themselves and need no bounds check.
+template <unsigned Base, bool kStopByte, class T>
 const char* numberThen(const char* p, const char* end, T& out, char sep) {
     constexpr T kMax = static_cast<T>(-1);
+    const auto inLine = [end](const char* q) { return kStopByte || q < end; };
     const char* const first = p;
     T value = 0;
     if constexpr (Base == 16) {
-        // Hex overflows exactly when more significant digits come than T holds: count them
-        // after the loop instead of testing every digit. (An 8-bytes-at-a-time SWAR version
-        // measured slower on these 4- to 12-digit fields.)
-        while (p < end && *p == '0')
-            ++p;
-        const char* const significant = p;
-        for (; p < end; ++p) {
+        for (; inLine(p); ++p) {
             const int d = kHexDigit[static_cast<unsigned char>(*p)];
             if (d < 0) break;
             value = static_cast<T>((value << 4) | static_cast<T>(d));
         }
-        if (p - significant > std::numeric_limits<T>::digits / 4) return nullptr;
+        // More digits than T holds fit only if the extra ones are leading zeros, which shifted
+        // out harmlessly above. (An 8- or 16-bytes-at-a-time version measured slower on these
+        // 4- to 12-digit fields: it turns the predicted loop exits into a chain of data
+        // dependencies from field to field.)
+        if (p - first > std::numeric_limits<T>::digits / 4) {
+            const char* significant = first;
+            while (significant < p && *significant == '0')
+                ++significant;
+            if (p - significant > std::numeric_limits<T>::digits / 4) return nullptr;
+        }
     } else {
         // Decimal: fewer digits than kMax has cannot overflow, so only a long number (rare: an
         // inode is six or seven digits) takes the checked loop.
         constexpr int kSafeDigits = std::numeric_limits<T>::digits10;
-        for (; p < end; ++p) {
+        for (; inLine(p); ++p) {
             const unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
             if (d > 9) break;
             value = static_cast<T>(value * 10 + d);
@@ -198,13 +201,15 @@ MapsEntry::Kind classify(std::string_view path) {
 }
 
 // Fills a default-constructed entry: parse() builds entries in place, without moving them.
+// kStopByte: as in numberThen.
+template <bool kStopByte>
 void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std::size_t lineNo,
                PathInterner& paths) {
     const char* const begin = line.data();
     const char* const end = begin + line.size();
 
-    const char* p = numberThen<16>(begin, end, e.start, '-');
-    if (p) p = numberThen<16>(p, end, e.end, ' ');
+    const char* p = numberThen<16, kStopByte>(begin, end, e.start, '-');
+    if (p) p = numberThen<16, kStopByte>(p, end, e.end, ' ');
     if (!p) rangeError(fieldAt(begin, end), file, lineNo);
     const auto range = [&] { return fieldAt(begin, end); };
     if (e.end < e.start) fail(file, lineNo, "end address before start in " + quote(range()));
@@ -229,7 +234,7 @@ void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std
     p = skipSpaces(p + 4, end);
     if (p == end) fail(file, lineNo, "missing offset");
     const char* const offset = p;
-    p = numberThen<16>(p, end, e.offset, ' ');
+    p = numberThen<16, kStopByte>(p, end, e.offset, ' ');
     if (!p) numberError(fieldAt(offset, end), 16, "offset", file, lineNo);
     if (e.offset % kPageSize)
         fail(file, lineNo, "offset not page-aligned " + quote(fieldAt(offset, end)));
@@ -237,14 +242,14 @@ void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std
     p = skipSpaces(p, end);
     if (p == end) fail(file, lineNo, "missing device");
     const char* const dev = p;
-    p = numberThen<16>(p, end, e.devMajor, ':');
-    if (p) p = numberThen<16>(p, end, e.devMinor, ' ');
+    p = numberThen<16, kStopByte>(p, end, e.devMajor, ':');
+    if (p) p = numberThen<16, kStopByte>(p, end, e.devMinor, ' ');
     if (!p) deviceError(fieldAt(dev, end), file, lineNo);
 
     p = skipSpaces(p, end);
     if (p == end) fail(file, lineNo, "missing inode");
     const char* const inode = p;
-    p = numberThen<10>(p, end, e.inode, ' ');
+    p = numberThen<10, kStopByte>(p, end, e.inode, ' ');
     if (!p) numberError(fieldAt(inode, end), 10, "inode", file, lineNo);
 
     // What is left, after the padding, is the pathname, spaces and all.
@@ -260,6 +265,7 @@ void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std
         e.deleted = true;
         path.remove_suffix(kDeleted.size());
     }
+    // No NUL, so `rare` means a backslash, and the suffix removed held none.
     if (rare)
         e.path = paths.intern(detail::decodeOctalEscapes(path));
     else
@@ -291,7 +297,7 @@ MapsEntry MapsParser::parseLine(std::string_view line, const std::string& file,
                                 std::size_t lineNo) {
     MapsEntry e;
     PathInterner paths;
-    parseInto(e, line, file, lineNo, paths);
+    parseInto<false>(e, line, file, lineNo, paths);
     return e;
 }
 
@@ -306,9 +312,15 @@ void MapsParser::parse(std::string_view text, const std::string& file, std::vect
                        PathInterner& paths) {
     out.clear();
     out.reserve(estimateLines(text));
+    const char* const textEnd = text.data() + text.size();
     detail::forEachLine(text, file, [&](std::string_view line, std::size_t lineNo) {
         try {
-            parseInto(out.emplace_back(), line, file, lineNo, paths);
+            MapsEntry& e = out.emplace_back();
+            // Every line but an unterminated last one ends at a '\n' or '\r' in the text.
+            if (line.data() + line.size() < textEnd)
+                parseInto<true>(e, line, file, lineNo, paths);
+            else
+                parseInto<false>(e, line, file, lineNo, paths);
         } catch (const ParseError&) {
             out.pop_back();  // the half-read line is not an entry
             throw;
