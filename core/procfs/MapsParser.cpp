@@ -114,6 +114,13 @@ bool hasNulOrBackslash(std::string_view s) {
         std::memcpy(&w, s.data() + i, 8);
         if (hasZero(w) | hasZero(w ^ (L * '\\'))) return true;
     }
+    if (i == s.size()) return false;
+    if (s.size() >= 8) {
+        // The last eight bytes, overlapping ones already seen: no loop of varying length.
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + s.size() - 8, 8);
+        return hasZero(w) | hasZero(w ^ (L * '\\'));
+    }
     for (; i < s.size(); ++i)
         if (s[i] == '\0' || s[i] == '\\') return true;
     return false;
@@ -255,21 +262,28 @@ void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std
     // What is left, after the padding, is the pathname, spaces and all.
     p = skipSpaces(p, end);
     if (p == end) return;  // kind is already Anonymous
-    std::string_view path(p, static_cast<std::size_t>(end - p));
-    // One pass finds both rare bytes: a NUL (an error) and a backslash (an escape to decode).
-    const bool rare = hasNulOrBackslash(path);
-    if (rare && std::memchr(path.data(), '\0', path.size()))
-        fail(file, lineNo, "NUL byte in pathname " + quote(path));
+    const std::string_view shown(p, static_cast<std::size_t>(end - p));
+    std::string_view path = shown;
     constexpr std::string_view kDeleted = " (deleted)";
     if (path.size() > kDeleted.size() && path.ends_with(kDeleted)) {
         e.deleted = true;
         path.remove_suffix(kDeleted.size());
     }
-    // No NUL, so `rare` means a backslash, and the suffix removed held none.
-    if (rare)
-        e.path = paths.intern(detail::decodeOctalEscapes(path));
-    else
-        e.path = paths.intern(path);
+    // Most lines name the path the interner predicts, in the same bytes: then they hold no NUL
+    // and no escape, and need no scan for either.
+    if (const Path* known = paths.findPlain(path)) {
+        e.path = *known;
+    } else {
+        // One pass finds both rare bytes: a NUL (an error) and a backslash (an escape).
+        const bool rare = hasNulOrBackslash(shown);
+        if (rare && std::memchr(shown.data(), '\0', shown.size()))
+            fail(file, lineNo, "NUL byte in pathname " + quote(shown));
+        // No NUL, so `rare` means a backslash, and the suffix removed held none.
+        if (rare)
+            e.path = paths.intern(detail::decodeOctalEscapes(path));
+        else
+            e.path = paths.intern(path);
+    }
     e.kind = classify(e.path);
 }
 

@@ -46,19 +46,11 @@ private:
 class PathInterner {
 public:
     Path intern(std::string_view text) {
-        // Paths come in runs (five lines of libc) and in the order the previous process had them
-        // (the program, libc, ld.so, ...): the path of the line before, or the one that followed
-        // it last time, answers most lines with one comparison and no hashing.
-        if (last_) {
-            if (last_->matches(text)) return last_->path;
-            if (Node* next = last_->next; next && next->matches(text)) {
-                last_ = next;
-                return next->path;
-            }
-        }
+        if (const Node* node = predict(text)) return node->path;
         auto it = nodes_.find(text);
         if (it == nodes_.end()) {
-            Node node{Path(text), nullptr};
+            Node node{Path(text), nullptr,
+                      text.find_first_of(std::string_view("\0\\", 2)) == std::string_view::npos};
             // The key views the node's own string, which lives as long as the map holds it.
             it = nodes_.emplace(std::string_view(node.path.str()), std::move(node)).first;
         }
@@ -67,6 +59,15 @@ public:
         last_ = node;
         return node->path;
     }
+
+    // The interned path whose text is `raw`, if it is the one intern() would predict (below)
+    // and holds no NUL or backslash; else null. A parser may then take it for a pathname as the
+    // file shows it without looking for escapes to decode: these bytes hold none.
+    const Path* findPlain(std::string_view raw) {
+        const Node* node = predict(raw);
+        return node && node->plain ? &node->path : nullptr;
+    }
+
     std::size_t size() const { return nodes_.size(); }
 
     PathInterner() = default;
@@ -78,11 +79,25 @@ private:
     struct Node {
         Path path;
         Node* next;  // the path interned right after this one, last time
+        bool plain;  // no NUL or backslash in the text
         bool matches(std::string_view text) const {
             const std::string& s = path.str();
             return s.size() == text.size() && std::memcmp(s.data(), text.data(), s.size()) == 0;
         }
     };
+
+    // Paths come in runs (five lines of libc) and in the order the previous process had them
+    // (the program, libc, ld.so, ...): the path of the line before, or the one that followed it
+    // last time, answers most lines with one comparison and no hashing.
+    const Node* predict(std::string_view text) {
+        if (!last_) return nullptr;
+        if (last_->matches(text)) return last_;
+        if (Node* next = last_->next; next && next->matches(text)) {
+            last_ = next;
+            return next;
+        }
+        return nullptr;
+    }
 
     std::unordered_map<std::string_view, Node> nodes_;
     Node* last_ = nullptr;
