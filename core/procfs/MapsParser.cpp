@@ -207,6 +207,33 @@ MapsEntry::Kind classify(std::string_view path) {
     return Kind::OtherSpecial;
 }
 
+// The pathname field, `shown` as the line has it (not empty): sets path, deleted and kind.
+void readPath(MapsEntry& e, std::string_view shown, const std::string& file, std::size_t lineNo,
+              PathInterner& paths) {
+    std::string_view path = shown;
+    constexpr std::string_view kDeleted = " (deleted)";
+    if (path.size() > kDeleted.size() && path.ends_with(kDeleted)) {
+        e.deleted = true;
+        path.remove_suffix(kDeleted.size());
+    }
+    // Most lines name the path the interner predicts, in the same bytes: then they hold no NUL
+    // and no escape, and need no scan for either.
+    if (const Path* known = paths.findPlain(path)) {
+        e.path = *known;
+    } else {
+        // One pass finds both rare bytes: a NUL (an error) and a backslash (an escape).
+        const bool rare = hasNulOrBackslash(shown);
+        if (rare && std::memchr(shown.data(), '\0', shown.size()))
+            fail(file, lineNo, "NUL byte in pathname " + quote(shown));
+        // No NUL, so `rare` means a backslash, and the suffix removed held none.
+        if (rare)
+            e.path = paths.intern(detail::decodeOctalEscapes(path));
+        else
+            e.path = paths.intern(path);
+    }
+    e.kind = classify(e.path);
+}
+
 // Fills a default-constructed entry: parse() builds entries in place, without moving them.
 // kStopByte: as in numberThen.
 template <bool kStopByte>
@@ -262,29 +289,61 @@ void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std
     // What is left, after the padding, is the pathname, spaces and all.
     p = skipSpaces(p, end);
     if (p == end) return;  // kind is already Anonymous
-    const std::string_view shown(p, static_cast<std::size_t>(end - p));
-    std::string_view path = shown;
-    constexpr std::string_view kDeleted = " (deleted)";
-    if (path.size() > kDeleted.size() && path.ends_with(kDeleted)) {
-        e.deleted = true;
-        path.remove_suffix(kDeleted.size());
-    }
-    // Most lines name the path the interner predicts, in the same bytes: then they hold no NUL
-    // and no escape, and need no scan for either.
-    if (const Path* known = paths.findPlain(path)) {
-        e.path = *known;
-    } else {
-        // One pass finds both rare bytes: a NUL (an error) and a backslash (an escape).
-        const bool rare = hasNulOrBackslash(shown);
-        if (rare && std::memchr(shown.data(), '\0', shown.size()))
-            fail(file, lineNo, "NUL byte in pathname " + quote(shown));
-        // No NUL, so `rare` means a backslash, and the suffix removed held none.
-        if (rare)
-            e.path = paths.intern(detail::decodeOctalEscapes(path));
-        else
-            e.path = paths.intern(path);
-    }
-    e.kind = classify(e.path);
+    readPath(e, {p, static_cast<std::size_t>(end - p)}, file, lineNo, paths);
+}
+
+// A line of a text at p in the form the kernel writes, where every field, the inode too, ends in
+// a space: fills a default-constructed e and returns the start of the next line. For anything
+// else it returns nullptr, having read no pathname, and parse() reads the line with parseInto
+// for the exact outcome. `stop` is a '\n' at or past this line's end (the text's last), which
+// ends every loop: so the line's end is looked for only from the pathname on, not from its start.
+const char* parseKernelLine(MapsEntry& e, const char* p, const char* stop, const std::string& file,
+                            std::size_t lineNo, PathInterner& paths) {
+    p = numberThen<16, true>(p, stop, e.start, '-');
+    if (p) p = numberThen<16, true>(p, stop, e.end, ' ');
+    if (!p || p == stop || e.end <= e.start || e.start % kPageSize || e.end % kPageSize)
+        return nullptr;
+    p = skipSpaces(p, stop);
+    // Each test passing means a byte that is not '\n', so the next one is still readable.
+    if ((p[0] != 'r' && p[0] != '-') || (p[1] != 'w' && p[1] != '-') ||
+        (p[2] != 'x' && p[2] != '-') || (p[3] != 's' && p[3] != 'p') || p[4] != ' ')
+        return nullptr;
+    e.read = p[0] == 'r';
+    e.write = p[1] == 'w';
+    e.exec = p[2] == 'x';
+    e.shared = p[3] == 's';
+    p = numberThen<16, true>(skipSpaces(p + 4, stop), stop, e.offset, ' ');
+    if (!p || p == stop || e.offset % kPageSize) return nullptr;
+    p = numberThen<16, true>(skipSpaces(p, stop), stop, e.devMajor, ':');
+    if (p) p = numberThen<16, true>(p, stop, e.devMinor, ' ');
+    if (!p || p == stop) return nullptr;
+    p = numberThen<10, true>(skipSpaces(p, stop), stop, e.inode, ' ');
+    if (!p || p == stop) return nullptr;
+
+    // No field held a '\n' or '\r', so the line ends at the first '\n' from here, less a '\r'.
+    p = skipSpaces(p, stop);
+    const char* const newline = *p == '\n' ? p
+                                           : static_cast<const char*>(std::memchr(
+                                                 p, '\n', static_cast<std::size_t>(stop - p) + 1));
+    const char* const end = newline[-1] == '\r' ? newline - 1 : newline;
+    if (p < end) readPath(e, {p, static_cast<std::size_t>(end - p)}, file, lineNo, paths);
+    return newline + 1;
+}
+
+// One line at p exactly as forEachLine() reads it, by parseInto: returns the next line's start.
+const char* parseExactLine(MapsEntry& e, const char* p, const char* textEnd,
+                           const std::string& file, std::size_t lineNo, PathInterner& paths) {
+    const auto* newline =
+        static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(textEnd - p)));
+    std::string_view line(p, static_cast<std::size_t>((newline ? newline : textEnd) - p));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) throw ParseError(file, lineNo, "empty line");
+    // Every line but an unterminated last one ends at a '\n' or '\r' in the text.
+    if (newline)
+        parseInto<true>(e, line, file, lineNo, paths);
+    else
+        parseInto<false>(e, line, file, lineNo, paths);
+    return newline ? newline + 1 : textEnd;
 }
 
 // Lines in `text`, from the newlines in its first 64 KiB, a little over: one allocation then
@@ -326,20 +385,25 @@ void MapsParser::parse(std::string_view text, const std::string& file, std::vect
                        PathInterner& paths) {
     out.clear();
     out.reserve(estimateLines(text));
-    const char* const textEnd = text.data() + text.size();
-    detail::forEachLine(text, file, [&](std::string_view line, std::size_t lineNo) {
+    const char* p = text.data();
+    const char* const textEnd = p + text.size();
+    const std::size_t last = text.rfind('\n');
+    const char* const stop = last == std::string_view::npos ? p : p + last;
+    for (std::size_t lineNo = 1; p < textEnd; ++lineNo) {
+        MapsEntry& e = out.emplace_back();
         try {
-            MapsEntry& e = out.emplace_back();
-            // Every line but an unterminated last one ends at a '\n' or '\r' in the text.
-            if (line.data() + line.size() < textEnd)
-                parseInto<true>(e, line, file, lineNo, paths);
-            else
-                parseInto<false>(e, line, file, lineNo, paths);
+            const char* next =
+                p < stop ? parseKernelLine(e, p, stop, file, lineNo, paths) : nullptr;
+            if (!next) {
+                e = MapsEntry{};  // undo what the fast path filled in before it gave up
+                next = parseExactLine(e, p, textEnd, file, lineNo, paths);
+            }
+            p = next;
         } catch (const ParseError&) {
             out.pop_back();  // the half-read line is not an entry
             throw;
         }
-    });
+    }
 }
 
 }  // namespace immap::procfs
