@@ -207,11 +207,12 @@ MapsEntry::Kind classify(std::string_view path) {
     return Kind::OtherSpecial;
 }
 
+constexpr std::string_view kDeleted = " (deleted)";
+
 // The pathname field, `shown` as the line has it (not empty): sets path, deleted and kind.
 void readPath(MapsEntry& e, std::string_view shown, const std::string& file, std::size_t lineNo,
               PathInterner& paths) {
     std::string_view path = shown;
-    constexpr std::string_view kDeleted = " (deleted)";
     if (path.size() > kDeleted.size() && path.ends_with(kDeleted)) {
         e.deleted = true;
         path.remove_suffix(kDeleted.size());
@@ -322,6 +323,17 @@ const char* parseKernelLine(MapsEntry& e, const char* p, const char* stop, const
 
     // No field held a '\n' or '\r', so the line ends at the first '\n' from here, less a '\r'.
     p = skipSpaces(p, stop);
+    // Most often the interner's predicted path is here, followed by the '\n': then the '\n' needs
+    // no search. Not for a path ending in '\r' or " (deleted)", which the line's end would strip.
+    if (const Path* known = paths.findPlainBefore(p, stop + 1, '\n')) {
+        const std::string& s = *known;
+        if (!s.empty() && s.back() != '\r' &&
+            !(s.size() > kDeleted.size() && s.ends_with(kDeleted))) {
+            e.path = *known;
+            e.kind = classify(s);
+            return p + s.size() + 1;
+        }
+    }
     const char* const newline = *p == '\n' ? p
                                            : static_cast<const char*>(std::memchr(
                                                  p, '\n', static_cast<std::size_t>(stop - p) + 1));

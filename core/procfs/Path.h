@@ -50,7 +50,7 @@ public:
         auto it = nodes_.find(text);
         if (it == nodes_.end()) {
             Node node{Path(text), nullptr,
-                      text.find_first_of(std::string_view("\0\\", 2)) == std::string_view::npos};
+                      text.find_first_of(std::string_view("\0\\\n", 3)) == std::string_view::npos};
             // The key views the node's own string, which lives as long as the map holds it.
             it = nodes_.emplace(std::string_view(node.path.str()), std::move(node)).first;
         }
@@ -61,11 +61,27 @@ public:
     }
 
     // The interned path whose text is `raw`, if it is the one intern() would predict (below)
-    // and holds no NUL or backslash; else null. A parser may then take it for a pathname as the
-    // file shows it without looking for escapes to decode: these bytes hold none.
+    // and holds no NUL, backslash or newline; else null. A parser may then take it for a pathname
+    // as the file shows it without looking for escapes to decode: these bytes hold none.
     const Path* findPlain(std::string_view raw) {
         const Node* node = predict(raw);
         return node && node->plain ? &node->path : nullptr;
+    }
+
+    // The same for the bytes at p up to a `terminator` before `limit`, without looking for the
+    // terminator first: a predicted path followed by it, or null.
+    const Path* findPlainBefore(const char* p, const char* limit, char terminator) {
+        if (!last_) return nullptr;
+        for (Node* node : {last_, last_->next}) {
+            if (!node || !node->plain) continue;
+            const std::string& s = node->path.str();
+            if (static_cast<std::size_t>(limit - p) > s.size() && p[s.size()] == terminator &&
+                std::memcmp(p, s.data(), s.size()) == 0) {
+                last_ = node;
+                return &node->path;
+            }
+        }
+        return nullptr;
     }
 
     std::size_t size() const { return nodes_.size(); }
@@ -79,7 +95,7 @@ private:
     struct Node {
         Path path;
         Node* next;  // the path interned right after this one, last time
-        bool plain;  // no NUL or backslash in the text
+        bool plain;  // no NUL, backslash or newline in the text
         bool matches(std::string_view text) const {
             const std::string& s = path.str();
             return s.size() == text.size() && std::memcmp(s.data(), text.data(), s.size()) == 0;
