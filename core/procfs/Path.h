@@ -4,6 +4,7 @@
 // allocation instead of one per line (PathInterner), and entries copy by reference count.
 
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
