@@ -2,8 +2,8 @@
 // (memchr for '\n'), on the real maps files of samples/snapshots/host250 repeated to ~100 MB in
 // memory. Prints MB/s of both and the ratio parse/split (target: >= 0.25), twice: parsing into
 // a fresh vector and into a buffer kept from the previous run. The target holds for the reused
-// buffer (medians ~0.3 on the 2-core dev VM), not for the fresh vector (~0.2): there the kernel
-// faulting in ~70 MB of new 4 KiB pages for the entries alone costs ~25 ns of a line's ~85. A
+// buffer (median ~0.37 on the 2-core dev VM), not quite for the fresh vector (~0.24): there the
+// kernel faulting in ~70 MB of new 4 KiB pages for the entries costs ~25 ns of a line's ~75. A
 // loader's per-process vectors are small and come from memory malloc already holds. The ratio
 // is the figure to trust on a shared, noisy machine. A third timing, copying the parsed vector, is
 // what merely materialising the result costs (entries, path strings, fresh pages): no parser
