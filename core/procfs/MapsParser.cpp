@@ -114,6 +114,13 @@ bool hasNulOrBackslash(std::string_view s) {
         std::memcpy(&w, s.data() + i, 8);
         if (hasZero(w) | hasZero(w ^ (L * '\\'))) return true;
     }
+    if (i == s.size()) return false;
+    if (s.size() >= 8) {
+        // The last eight bytes, overlapping ones already seen: no loop of varying length.
+        std::uint64_t w;
+        std::memcpy(&w, s.data() + s.size() - 8, 8);
+        return hasZero(w) | hasZero(w ^ (L * '\\'));
+    }
     for (; i < s.size(); ++i)
         if (s[i] == '\0' || s[i] == '\\') return true;
     return false;
@@ -137,32 +144,35 @@ constexpr auto kHexDigit = [] {
 // A number in base 16 or 10 at p, of at least one digit, that fits T, followed by `sep` (a
 // space also accepts the end of the line): returns the position after the separator, or
 // nullptr; the caller's cold path then says what was wrong.
-// A number in base 16 or 10 at p, of at least one digit, that fits T, followed by `sep` (a
-// space also accepts the end of the line): returns the position after the separator, or
-// nullptr; the caller's cold path then says what was wrong.
-template <unsigned Base, class T>
+// With kStopByte the byte at `end` is readable and not a digit (a line's '\n' or '\r' in the
+// text), so the digit loops stop there by themselves and need no bounds check.
+template <unsigned Base, bool kStopByte, class T>
 const char* numberThen(const char* p, const char* end, T& out, char sep) {
     constexpr T kMax = static_cast<T>(-1);
+    const auto inLine = [end](const char* q) { return kStopByte || q < end; };
     const char* const first = p;
     T value = 0;
     if constexpr (Base == 16) {
-        // Hex overflows exactly when more significant digits come than T holds: count them
-        // after the loop instead of testing every digit. (An 8-bytes-at-a-time SWAR version
-        // measured slower on these 4- to 12-digit fields.)
-        while (p < end && *p == '0')
-            ++p;
-        const char* const significant = p;
-        for (; p < end; ++p) {
+        for (; inLine(p); ++p) {
             const int d = kHexDigit[static_cast<unsigned char>(*p)];
             if (d < 0) break;
             value = static_cast<T>((value << 4) | static_cast<T>(d));
         }
-        if (p - significant > std::numeric_limits<T>::digits / 4) return nullptr;
+        // More digits than T holds fit only if the extra ones are leading zeros, which shifted
+        // out harmlessly above. (Neither a branch-free 16-bytes-at-a-time SSE2 decoder, which
+        // chains each field's end into the next field's load, nor eight digits at a time in a
+        // word while eight are there measured faster on these 4- to 12-digit fields.)
+        if (p - first > std::numeric_limits<T>::digits / 4) {
+            const char* significant = first;
+            while (significant < p && *significant == '0')
+                ++significant;
+            if (p - significant > std::numeric_limits<T>::digits / 4) return nullptr;
+        }
     } else {
         // Decimal: fewer digits than kMax has cannot overflow, so only a long number (rare: an
         // inode is six or seven digits) takes the checked loop.
         constexpr int kSafeDigits = std::numeric_limits<T>::digits10;
-        for (; p < end; ++p) {
+        for (; inLine(p); ++p) {
             const unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
             if (d > 9) break;
             value = static_cast<T>(value * 10 + d);
@@ -197,14 +207,44 @@ MapsEntry::Kind classify(std::string_view path) {
     return Kind::OtherSpecial;
 }
 
+constexpr std::string_view kDeleted = " (deleted)";
+
+// The pathname field, `shown` as the line has it (not empty): sets path, deleted and kind.
+void readPath(MapsEntry& e, std::string_view shown, const std::string& file, std::size_t lineNo,
+              PathInterner& paths) {
+    std::string_view path = shown;
+    if (path.size() > kDeleted.size() && path.ends_with(kDeleted)) {
+        e.deleted = true;
+        path.remove_suffix(kDeleted.size());
+    }
+    // Most lines name the path the interner predicts, in the same bytes: then they hold no NUL
+    // and no escape, and need no scan for either.
+    if (const Path* known = paths.findPlain(path)) {
+        e.path = *known;
+    } else {
+        // One pass finds both rare bytes: a NUL (an error) and a backslash (an escape).
+        const bool rare = hasNulOrBackslash(shown);
+        if (rare && std::memchr(shown.data(), '\0', shown.size()))
+            fail(file, lineNo, "NUL byte in pathname " + quote(shown));
+        // No NUL, so `rare` means a backslash, and the suffix removed held none.
+        if (rare)
+            e.path = paths.intern(detail::decodeOctalEscapes(path));
+        else
+            e.path = paths.intern(path);
+    }
+    e.kind = classify(e.path);
+}
+
 // Fills a default-constructed entry: parse() builds entries in place, without moving them.
+// kStopByte: as in numberThen.
+template <bool kStopByte>
 void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std::size_t lineNo,
                PathInterner& paths) {
     const char* const begin = line.data();
     const char* const end = begin + line.size();
 
-    const char* p = numberThen<16>(begin, end, e.start, '-');
-    if (p) p = numberThen<16>(p, end, e.end, ' ');
+    const char* p = numberThen<16, kStopByte>(begin, end, e.start, '-');
+    if (p) p = numberThen<16, kStopByte>(p, end, e.end, ' ');
     if (!p) rangeError(fieldAt(begin, end), file, lineNo);
     const auto range = [&] { return fieldAt(begin, end); };
     if (e.end < e.start) fail(file, lineNo, "end address before start in " + quote(range()));
@@ -229,7 +269,7 @@ void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std
     p = skipSpaces(p + 4, end);
     if (p == end) fail(file, lineNo, "missing offset");
     const char* const offset = p;
-    p = numberThen<16>(p, end, e.offset, ' ');
+    p = numberThen<16, kStopByte>(p, end, e.offset, ' ');
     if (!p) numberError(fieldAt(offset, end), 16, "offset", file, lineNo);
     if (e.offset % kPageSize)
         fail(file, lineNo, "offset not page-aligned " + quote(fieldAt(offset, end)));
@@ -237,33 +277,85 @@ void parseInto(MapsEntry& e, std::string_view line, const std::string& file, std
     p = skipSpaces(p, end);
     if (p == end) fail(file, lineNo, "missing device");
     const char* const dev = p;
-    p = numberThen<16>(p, end, e.devMajor, ':');
-    if (p) p = numberThen<16>(p, end, e.devMinor, ' ');
+    p = numberThen<16, kStopByte>(p, end, e.devMajor, ':');
+    if (p) p = numberThen<16, kStopByte>(p, end, e.devMinor, ' ');
     if (!p) deviceError(fieldAt(dev, end), file, lineNo);
 
     p = skipSpaces(p, end);
     if (p == end) fail(file, lineNo, "missing inode");
     const char* const inode = p;
-    p = numberThen<10>(p, end, e.inode, ' ');
+    p = numberThen<10, kStopByte>(p, end, e.inode, ' ');
     if (!p) numberError(fieldAt(inode, end), 10, "inode", file, lineNo);
 
     // What is left, after the padding, is the pathname, spaces and all.
     p = skipSpaces(p, end);
     if (p == end) return;  // kind is already Anonymous
-    std::string_view path(p, static_cast<std::size_t>(end - p));
-    // One pass finds both rare bytes: a NUL (an error) and a backslash (an escape to decode).
-    if (hasNulOrBackslash(path) && std::memchr(path.data(), '\0', path.size()))
-        fail(file, lineNo, "NUL byte in pathname " + quote(path));
-    constexpr std::string_view kDeleted = " (deleted)";
-    if (path.size() > kDeleted.size() && path.ends_with(kDeleted)) {
-        e.deleted = true;
-        path.remove_suffix(kDeleted.size());
+    readPath(e, {p, static_cast<std::size_t>(end - p)}, file, lineNo, paths);
+}
+
+// A line of a text at p in the form the kernel writes, where every field, the inode too, ends in
+// a space: fills a default-constructed e and returns the start of the next line. For anything
+// else it returns nullptr, having read no pathname, and parse() reads the line with parseInto
+// for the exact outcome. `stop` is a '\n' at or past this line's end (the text's last), which
+// ends every loop: so the line's end is looked for only from the pathname on, not from its start.
+const char* parseKernelLine(MapsEntry& e, const char* p, const char* stop, const std::string& file,
+                            std::size_t lineNo, PathInterner& paths) {
+    p = numberThen<16, true>(p, stop, e.start, '-');
+    if (p) p = numberThen<16, true>(p, stop, e.end, ' ');
+    if (!p || p == stop || e.end <= e.start || e.start % kPageSize || e.end % kPageSize)
+        return nullptr;
+    p = skipSpaces(p, stop);
+    // Each test passing means a byte that is not '\n', so the next one is still readable.
+    if ((p[0] != 'r' && p[0] != '-') || (p[1] != 'w' && p[1] != '-') ||
+        (p[2] != 'x' && p[2] != '-') || (p[3] != 's' && p[3] != 'p') || p[4] != ' ')
+        return nullptr;
+    e.read = p[0] == 'r';
+    e.write = p[1] == 'w';
+    e.exec = p[2] == 'x';
+    e.shared = p[3] == 's';
+    p = numberThen<16, true>(skipSpaces(p + 4, stop), stop, e.offset, ' ');
+    if (!p || p == stop || e.offset % kPageSize) return nullptr;
+    p = numberThen<16, true>(skipSpaces(p, stop), stop, e.devMajor, ':');
+    if (p) p = numberThen<16, true>(p, stop, e.devMinor, ' ');
+    if (!p || p == stop) return nullptr;
+    p = numberThen<10, true>(skipSpaces(p, stop), stop, e.inode, ' ');
+    if (!p || p == stop) return nullptr;
+
+    // No field held a '\n' or '\r', so the line ends at the first '\n' from here, less a '\r'.
+    p = skipSpaces(p, stop);
+    // Most often the interner's predicted path is here, followed by the '\n': then the '\n' needs
+    // no search. Not for a path ending in '\r' or " (deleted)", which the line's end would strip.
+    if (const Path* known = paths.findPlainBefore(p, stop + 1, '\n')) {
+        const std::string& s = *known;
+        if (!s.empty() && s.back() != '\r' &&
+            !(s.size() > kDeleted.size() && s.ends_with(kDeleted))) {
+            e.path = *known;
+            e.kind = classify(s);
+            return p + s.size() + 1;
+        }
     }
-    if (hasNulOrBackslash(path))
-        e.path = paths.intern(detail::decodeOctalEscapes(path));
+    const char* const newline = *p == '\n' ? p
+                                           : static_cast<const char*>(std::memchr(
+                                                 p, '\n', static_cast<std::size_t>(stop - p) + 1));
+    const char* const end = newline[-1] == '\r' ? newline - 1 : newline;
+    if (p < end) readPath(e, {p, static_cast<std::size_t>(end - p)}, file, lineNo, paths);
+    return newline + 1;
+}
+
+// One line at p exactly as forEachLine() reads it, by parseInto: returns the next line's start.
+const char* parseExactLine(MapsEntry& e, const char* p, const char* textEnd,
+                           const std::string& file, std::size_t lineNo, PathInterner& paths) {
+    const auto* newline =
+        static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(textEnd - p)));
+    std::string_view line(p, static_cast<std::size_t>((newline ? newline : textEnd) - p));
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty()) throw ParseError(file, lineNo, "empty line");
+    // Every line but an unterminated last one ends at a '\n' or '\r' in the text.
+    if (newline)
+        parseInto<true>(e, line, file, lineNo, paths);
     else
-        e.path = paths.intern(path);
-    e.kind = classify(e.path);
+        parseInto<false>(e, line, file, lineNo, paths);
+    return newline ? newline + 1 : textEnd;
 }
 
 // Lines in `text`, from the newlines in its first 64 KiB, a little over: one allocation then
@@ -290,7 +382,7 @@ MapsEntry MapsParser::parseLine(std::string_view line, const std::string& file,
                                 std::size_t lineNo) {
     MapsEntry e;
     PathInterner paths;
-    parseInto(e, line, file, lineNo, paths);
+    parseInto<false>(e, line, file, lineNo, paths);
     return e;
 }
 
@@ -305,14 +397,25 @@ void MapsParser::parse(std::string_view text, const std::string& file, std::vect
                        PathInterner& paths) {
     out.clear();
     out.reserve(estimateLines(text));
-    detail::forEachLine(text, file, [&](std::string_view line, std::size_t lineNo) {
+    const char* p = text.data();
+    const char* const textEnd = p + text.size();
+    const std::size_t last = text.rfind('\n');
+    const char* const stop = last == std::string_view::npos ? p : p + last;
+    for (std::size_t lineNo = 1; p < textEnd; ++lineNo) {
+        MapsEntry& e = out.emplace_back();
         try {
-            parseInto(out.emplace_back(), line, file, lineNo, paths);
+            const char* next =
+                p < stop ? parseKernelLine(e, p, stop, file, lineNo, paths) : nullptr;
+            if (!next) {
+                e = MapsEntry{};  // undo what the fast path filled in before it gave up
+                next = parseExactLine(e, p, textEnd, file, lineNo, paths);
+            }
+            p = next;
         } catch (const ParseError&) {
             out.pop_back();  // the half-read line is not an entry
             throw;
         }
-    });
+    }
 }
 
 }  // namespace immap::procfs

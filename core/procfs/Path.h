@@ -3,9 +3,8 @@
 // process and each process names it on five lines, so parsing gives each distinct path one
 // allocation instead of one per line (PathInterner), and entries copy by reference count.
 
-#include <array>
-#include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,45 +47,77 @@ private:
 class PathInterner {
 public:
     Path intern(std::string_view text) {
-        // A process's paths come in runs (five lines of libc) and in the same order as the
-        // previous process's (libc, the locale files, ld.so): a small ring of recent paths,
-        // keyed by length and last bytes, answers most lines without hashing.
-        if (const Recent& last = ring_[newest_]; last.size == text.size() && last.path == text)
-            return last.path;  // the same file as the line before: the commonest case
-        const std::uint64_t tail = tailWord(text);
-        for (std::size_t i = 0, slot = newest_; i < kRing; ++i, slot = (slot + kRing - 1) % kRing) {
-            const Recent& r = ring_[slot];
-            if (r.size == text.size() && r.tail == tail && r.path == text) return r.path;
+        if (const Node* node = predict(text)) return node->path;
+        auto it = nodes_.find(text);
+        if (it == nodes_.end()) {
+            Node node{Path(text), nullptr,
+                      text.find_first_of(std::string_view("\0\\\n", 3)) == std::string_view::npos};
+            // The key views the node's own string, which lives as long as the map holds it.
+            it = nodes_.emplace(std::string_view(node.path.str()), std::move(node)).first;
         }
-        auto it = paths_.find(text);
-        if (it == paths_.end()) {
-            Path p(text);
-            // The key views the Path's own string, which lives as long as the map holds the Path.
-            it = paths_.emplace(std::string_view(p.str()), p).first;
-        }
-        newest_ = (newest_ + 1) % kRing;
-        ring_[newest_] = Recent{text.size(), tail, it->second};
-        return it->second;
+        Node* const node = &it->second;  // stable: the map never moves its elements
+        if (last_) last_->next = node;
+        last_ = node;
+        return node->path;
     }
-    std::size_t size() const { return paths_.size(); }
+
+    // The interned path whose text is `raw`, if it is the one intern() would predict (below)
+    // and holds no NUL, backslash or newline; else null. A parser may then take it for a pathname
+    // as the file shows it without looking for escapes to decode: these bytes hold none.
+    const Path* findPlain(std::string_view raw) {
+        const Node* node = predict(raw);
+        return node && node->plain ? &node->path : nullptr;
+    }
+
+    // The same for the bytes at p up to a `terminator` before `limit`, without looking for the
+    // terminator first: a predicted path followed by it, or null.
+    const Path* findPlainBefore(const char* p, const char* limit, char terminator) {
+        if (!last_) return nullptr;
+        for (Node* node : {last_, last_->next}) {
+            if (!node || !node->plain) continue;
+            const std::string& s = node->path.str();
+            if (static_cast<std::size_t>(limit - p) > s.size() && p[s.size()] == terminator &&
+                std::memcmp(p, s.data(), s.size()) == 0) {
+                last_ = node;
+                return &node->path;
+            }
+        }
+        return nullptr;
+    }
+
+    std::size_t size() const { return nodes_.size(); }
+
+    PathInterner() = default;
+    // The nodes link to each other: a copy would link into the original.
+    PathInterner(const PathInterner&) = delete;
+    PathInterner& operator=(const PathInterner&) = delete;
 
 private:
-    static constexpr std::size_t kRing = 32;
-    struct Recent {
-        std::size_t size = ~std::size_t{0};
-        std::uint64_t tail = 0;
+    struct Node {
         Path path;
+        Node* next;  // the path interned right after this one, last time
+        bool plain;  // no NUL, backslash or newline in the text
+        bool matches(std::string_view text) const {
+            const std::string& s = path.str();
+            return s.size() == text.size() && std::memcmp(s.data(), text.data(), s.size()) == 0;
+        }
     };
-    static std::uint64_t tailWord(std::string_view s) {
-        std::uint64_t w = 0;
-        const std::size_t n = s.size() < 8 ? s.size() : 8;
-        std::memcpy(&w, s.data() + s.size() - n, n);
-        return w;
+
+    // Paths come in runs (five lines of libc) and in the order the previous process had them
+    // (the program, libc, ld.so, ...): the path of the line before, or the one that followed it
+    // last time, answers most lines with one comparison and no hashing.
+    const Node* predict(std::string_view text) {
+        if (!last_) return nullptr;
+        if (last_->matches(text)) return last_;
+        if (Node* next = last_->next; next && next->matches(text)) {
+            last_ = next;
+            return next;
+        }
+        return nullptr;
     }
 
-    std::unordered_map<std::string_view, Path> paths_;
-    std::array<Recent, kRing> ring_{};
-    std::size_t newest_ = 0;
+    std::unordered_map<std::string_view, Node> nodes_;
+    Node* last_ = nullptr;
 };
 
 }  // namespace immap::procfs

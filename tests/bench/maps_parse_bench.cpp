@@ -1,7 +1,11 @@
 // Benchmark, not a test: MapsParser::parse against merely splitting the same bytes into lines
 // (memchr for '\n'), on the real maps files of samples/snapshots/host250 repeated to ~100 MB in
-// memory. Prints MB/s of both and the ratio parse/split (target: >= 0.25); the ratio is the
-// figure to trust on a shared, noisy machine. A third timing, copying the parsed vector, is
+// memory. Prints MB/s of both and the ratio parse/split (target: >= 0.25), twice: parsing into
+// a fresh vector and into a buffer kept from the previous run. The target holds for the reused
+// buffer (median ~0.37 on the 2-core dev VM), not quite for the fresh vector (~0.24): there the
+// kernel faulting in ~70 MB of new 4 KiB pages for the entries costs ~25 ns of a line's ~75. A
+// loader's per-process vectors are small and come from memory malloc already holds. The ratio
+// is the figure to trust on a shared, noisy machine. A third timing, copying the parsed vector, is
 // what merely materialising the result costs (entries, path strings, fresh pages): no parser
 // that returns std::vector<MapsEntry> can beat it, so it says how much of parse is parsing.
 //   maps_parse_bench [--quick] [--mb N] [--runs R] [--dir SNAPSHOT_DIR]
@@ -182,11 +186,13 @@ int main(int argc, char** argv) {
                 reuse * 1e9 / static_cast<double>(lines));
     std::printf("%-8s %12.0f %12.0f %14.1f\n", "copy", mb / copy, mb / best(copySeconds),
                 copy * 1e9 / static_cast<double>(lines));
-    std::printf("ratio parse/split (speed), fresh result:  median %.3f, best %.3f\n", split / parse,
-                splitBest / parseBest);
+    const auto verdict = [](double ratio) { return ratio >= 0.25 ? "met" : "NOT met"; };
     std::printf(
-        "ratio parse/split (speed), reused buffer: median %.3f, best %.3f (target >= 0.25)\n",
-        split / reuse, splitBest / best(reuseSeconds));
+        "ratio parse/split (speed), fresh result:  median %.3f, best %.3f (target >= 0.25: %s)\n",
+        split / parse, splitBest / parseBest, verdict(split / parse));
+    std::printf(
+        "ratio parse/split (speed), reused buffer: median %.3f, best %.3f (target >= 0.25: %s)\n",
+        split / reuse, splitBest / best(reuseSeconds), verdict(split / reuse));
     std::printf(
         "copying the result alone takes %.0f%% of parse time (ratio copy/split %.3f); "
         "split + copy = %.0f%% of it\n",
