@@ -7,6 +7,7 @@
 #include "procfs/ParseError.h"
 #include "sim/Recipe.h"
 #include "topology/TopologyError.h"
+#include "trace/TraceError.h"
 
 namespace immap::cli {
 
@@ -21,6 +22,8 @@ int reportingBadInput(Fn&& fn) {
     } catch (const topology::TopologyError& e) {
         std::cerr << e.what() << '\n';
     } catch (const sim::RecipeError& e) {
+        std::cerr << e.what() << '\n';
+    } catch (const trace::TraceError& e) {
         std::cerr << e.what() << '\n';
     }
     return kBadInput;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <memory>
 #include <optional>
 
 #include "InputErrors.h"
@@ -12,6 +13,7 @@
 #include "sim/Simulator.h"
 #include "sim/Sweep.h"
 #include "topology/Topology.h"
+#include "trace/TraceWriter.h"
 
 namespace immap::cli {
 
@@ -157,6 +159,8 @@ int simulateCommand(const QStringList& args) {
     p.addOption({"policy", "single, split-trees, split-locks or sharded:K.", "P", "single"});
     p.addOption({"copies", "Number of execl copies.", "N", "1"});
     p.addOption({"json", "Print the result as JSON."});
+    p.addOption(
+        {"trace", "Record every event to FILE (native trace, docs/trace-format.md).", "FILE"});
     if (!p.parse(args)) return usageError("simulate", p.errorText().toStdString());
     if (p.isSet("help")) {
         std::cout << p.helpText().toStdString();
@@ -187,7 +191,15 @@ int simulateCommand(const QStringList& args) {
         cfg.recipe = c.recipe ? &*c.recipe : nullptr;
         cfg.walkersPerSecond = c.walkers;
         cfg.params = c.params;
-        const sim::SimResult r = sim::Simulator(cfg).run();
+        std::unique_ptr<trace::TraceWriter> writer;
+        if (p.isSet("trace")) {
+            writer = std::make_unique<trace::TraceWriter>(p.value("trace").toStdString());
+            cfg.observer = writer.get();
+        }
+        sim::Simulator simulator(cfg);
+        if (writer) writer->start(trace::headerFor(cfg, simulator));
+        const sim::SimResult r = simulator.run();
+        if (writer) writer->close();
         if (p.isSet("json")) {
             std::cout << r.toJson(true);
         } else {

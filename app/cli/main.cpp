@@ -4,6 +4,7 @@
 #include "SimCommand.h"
 #include "SnapshotCommand.h"
 #include "TopologyCommand.h"
+#include "TraceCommand.h"
 #include "TreeCommand.h"
 
 namespace {
@@ -26,6 +27,8 @@ const char* kUsage =
     "       immap sweep [--topology SPEC] [--policies LIST] [--copies LIST] [--json | --csv FILE]\n"
     "                                     throughput of every policy x copy count\n"
     "       immap simulate --list-params      the cost model's parameters and their sources\n"
+    "       immap simulate ... --trace FILE   record the run as a native trace\n"
+    "       immap trace import|stats|replay|export ...   traces (immap trace --help)\n"
     "       immap --help | --version\n";
 
 }  // namespace
@@ -51,6 +54,7 @@ int main(int argc, char** argv) {
     if (cmd == "topology") return immap::cli::topologyCommand(args);
     if (cmd == "simulate") return immap::cli::simulateCommand(args);
     if (cmd == "sweep") return immap::cli::sweepCommand(args);
+    if (cmd == "trace") return immap::cli::traceCommand(args);
     std::cerr << "immap: unknown command '" << cmd.toStdString() << "'\n" << kUsage;
     return 2;
 }

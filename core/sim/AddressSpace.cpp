@@ -13,6 +13,7 @@ SimVma* AddressSpace::allocate(std::int32_t file) {
         v = &pool_.emplace_back();
     }
     v->file = file;
+    v->id = nextId_ ? (*nextId_)++ : 0;
     v->owner = owner_;
     v->home = home_;
     v->tree = file < static_cast<std::int32_t>(treeOf_.size()) ? treeOf_[file] : 0;
@@ -145,12 +146,34 @@ void AddressSpace::protect(std::uint64_t start, std::uint64_t end, std::uint8_t 
     }
 }
 
+void AddressSpace::planMmap(std::int32_t file, std::uint64_t startPage, std::uint64_t pages,
+                            std::uint64_t pgoff, std::uint8_t prot, bool anon,
+                            const BatchRule& batch, Plan& plan) {
+    unmap(startPage, startPage + pages, batch, plan);  // MAP_FIXED replaces what is there
+    if (!anon) map(file, startPage, startPage + pages, pgoff, prot, plan);
+}
+
+void AddressSpace::planMunmap(std::uint64_t startPage, std::uint64_t pages, const BatchRule& batch,
+                              Plan& plan) {
+    unmap(startPage, startPage + pages, batch, plan);
+}
+
+void AddressSpace::planMprotect(std::uint64_t startPage, std::uint64_t pages, std::uint8_t prot,
+                                Plan& plan) {
+    protect(startPage, startPage + pages, prot, plan);
+}
+
+void AddressSpace::planExitMmap(const BatchRule& batch, Plan& plan) {
+    // free_pgtables over the whole old image, in address order.
+    std::vector<Segment> gone;
+    gone.swap(segs_);
+    unlinkBatched(gone, batch, plan);
+}
+
 void AddressSpace::planSteps(const Recipe& recipe, const BatchRule& batch, Plan& plan) {
     for (std::size_t k = 0; k < recipe.steps.size(); ++k) {
         const RecipeStep& st = recipe.steps[k];
-        const std::uint64_t base = st.file >= 0 ? regionBase(st.file) : 0;
-        const std::uint64_t start = base + st.at;
-        const std::uint64_t end = start + st.pages;
+        const std::uint64_t start = (st.file >= 0 ? regionBase(st.file) : 0) + st.at;
         switch (st.op) {
             case StepOp::Work:
                 // Back-to-back work is one stretch of unlocked time: one event, not several.
@@ -161,22 +184,17 @@ void AddressSpace::planSteps(const Recipe& recipe, const BatchRule& batch, Plan&
                         {Action::Work, static_cast<std::uint32_t>(k), st.weight});
                 }
                 break;
-            case StepOp::ExitMmap: {
-                // free_pgtables over the whole old image, in address order.
-                std::vector<Segment> gone;
-                gone.swap(segs_);
-                unlinkBatched(gone, batch, plan);
+            case StepOp::ExitMmap:
+                planExitMmap(batch, plan);
                 break;
-            }
             case StepOp::Mmap:
-                unmap(start, end, batch, plan);  // MAP_FIXED replaces what is there (if anything)
-                if (!st.anon) map(st.file, start, end, st.pgoff, st.prot, plan);
+                planMmap(st.file, start, st.pages, st.pgoff, st.prot, st.anon, batch, plan);
                 break;
             case StepOp::Munmap:
-                unmap(start, end, batch, plan);
+                planMunmap(start, st.pages, batch, plan);
                 break;
             case StepOp::Mprotect:
-                protect(start, end, st.prot, plan);
+                planMprotect(start, st.pages, st.prot, plan);
                 break;
         }
     }

@@ -78,6 +78,20 @@ public:
     // changes at once; the trees change when the simulator executes the holds.
     void planSteps(const Recipe& recipe, const BatchRule& batch, Plan& plan);
 
+    // New VMAs take their ids from this counter (shared by every address space of a run).
+    void setIdSource(std::uint32_t* next) { nextId_ = next; }
+
+    // One call at a time, in absolute virtual pages (the bpftrace importer replays a real
+    // process's calls this way). mmap with `anon` only clears the range, as an anonymous
+    // MAP_FIXED mapping does to the file mappings under it.
+    void planMmap(std::int32_t file, std::uint64_t startPage, std::uint64_t pages,
+                  std::uint64_t pgoff, std::uint8_t prot, bool anon, const BatchRule& batch,
+                  Plan& plan);
+    void planMunmap(std::uint64_t startPage, std::uint64_t pages, const BatchRule& batch,
+                    Plan& plan);
+    void planMprotect(std::uint64_t startPage, std::uint64_t pages, std::uint8_t prot, Plan& plan);
+    void planExitMmap(const BatchRule& batch, Plan& plan);
+
     // Called by the executor once a released VMA is out of its tree.
     void recycle(SimVma* vma) { free_.push_back(vma); }
 
@@ -117,6 +131,7 @@ private:
     std::vector<Segment> segs_;  // sorted by start, non-overlapping
     std::deque<SimVma> pool_;    // stable addresses for tree nodes
     std::vector<SimVma*> free_;
+    std::uint32_t* nextId_ = nullptr;
 };
 
 }  // namespace immap::sim

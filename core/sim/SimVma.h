@@ -14,6 +14,7 @@ struct SimVma : itree::Node {
     std::int32_t tree = 0;    // which of that file's trees
     std::int32_t home = 0;    // logical NUMA node
     std::int32_t owner = -1;  // copy index; -1 for background processes
+    std::uint32_t id = 0;     // unique over a run (traces name VMAs by it)
 };
 
 }  // namespace immap::sim

@@ -36,6 +36,14 @@ const char* simEventName(SimEvent::Kind k) {
             return "walk_begin";
         case SimEvent::WalkEnd:
             return "walk_end";
+        case SimEvent::WalkArrive:
+            return "walk_arrive";
+        case SimEvent::WindowStart:
+            return "window_start";
+        case SimEvent::KernelLockWait:
+            return "kernel_lock_wait";
+        case SimEvent::KernelLockAcquired:
+            return "kernel_lock_acquired";
     }
     return "?";
 }
@@ -175,33 +183,38 @@ struct Simulator::Impl {
     double unlockedScale = 0;
 
     std::uint64_t holds = 0, treeOps = 0, treeReads = 0;
+    std::uint32_t nextVmaId = 1;
     std::vector<Time> walkLatencies;
 
     explicit Impl(const SimConfig& c)
         : cfg(c),
           recipe(c.recipe ? c.recipe : &Recipe::builtinDefault()),
           topo(*c.topology),
-          rng(c.seed) {}
+          rng(c.seed),
+          observer(c.observer) {}
 
     unsigned nodeCount() const { return static_cast<unsigned>(topo.nodeCount()); }
     int nodeOfCpu(unsigned os) const { return std::max(0, topo.nodeOfPu(os)); }
 
-    void emit(SimEvent::Kind k, Time t, std::size_t agent, int lock = -1,
-              const SimVma* v = nullptr) {
+    void emit(SimEvent::Kind k, Time t, std::int64_t agent, int lock = -1,
+              const SimVma* v = nullptr, Mode mode = Mode::Write) {
         if (!observer) return;
         SimEvent e;
         e.time = t;
         e.kind = k;
         e.agent = static_cast<std::int32_t>(agent);
-        e.cpu = static_cast<std::int32_t>(agents[agent].cpu);
+        e.cpu = agent >= 0 ? static_cast<std::int32_t>(agents[static_cast<std::size_t>(agent)].cpu)
+                           : -1;
         e.lock = lock;
-        if (lock >= 0) e.file = locks[lock]->file;
+        e.mode = mode == Mode::Read ? 1 : 0;
+        if (lock >= 0) e.file = locks[static_cast<std::size_t>(lock)]->file;
         if (v) {
             e.file = v->file;
             e.tree = v->tree;
             e.home = v->home;
             e.start = v->start;
             e.last = v->last;
+            e.vma = v->id;
         }
         observer->onEvent(e);
     }
@@ -254,19 +267,21 @@ std::vector<std::int32_t> Simulator::Impl::treesFor(unsigned cpu, int node) cons
 
 // Applies a plan at once, untimed: the state before the measured run starts.
 void Simulator::Impl::executeNow(Agent* owner, AddressSpace& as, Plan& plan) {
-    (void)owner;
     pricer.enabled = false;
     for (const Hold& h : plan.holds) {
         FileState& f = files[static_cast<std::size_t>(h.file)];
         for (std::uint32_t k = 0; k < h.opCount; ++k) {
             const TreeOp& op = plan.ops[h.firstOp + k];
             itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
+            const std::int64_t agent = owner ? owner - agents.data() : -1;
             if (op.kind == TreeOp::Insert) {
                 op.vma->start = op.start;
                 op.vma->last = op.last;
                 tree.insert(op.vma);
                 ++f.inserts;
+                emit(SimEvent::TreeInsert, 0, agent, -1, op.vma);
             } else {
+                emit(SimEvent::TreeRemove, 0, agent, -1, op.vma);
                 tree.remove(op.vma);
                 ++f.removes;
                 if (op.release) as.recycle(op.vma);
@@ -361,6 +376,7 @@ void Simulator::Impl::setUp() {
             const unsigned cpu =
                 nodePus.empty() ? puOrder[0] : nodePus[(i / nodes) % nodePus.size()];
             auto as = std::make_unique<AddressSpace>(-1, node);
+            as->setIdSource(&nextVmaId);
             as->setTreeOfFile(treesFor(cpu, node));
             Plan plan;
             as->planSteps(bg, batch, plan);
@@ -381,6 +397,7 @@ void Simulator::Impl::setUp() {
         a.cpu = copyCpu[c];
         a.node = nodeOfCpu(a.cpu);
         a.as = std::make_unique<AddressSpace>(static_cast<std::int32_t>(c), a.node);
+        a.as->setIdSource(&nextVmaId);
         a.as->setTreeOfFile(treesFor(a.cpu, a.node));
         a.as->planSteps(*recipe, batch, a.plan);
         executeNow(&a, *a.as, a.plan);
@@ -418,15 +435,16 @@ void Simulator::Impl::startExec(std::size_t id, Time t) {
     a.as->planSteps(*recipe, batch, a.plan);
     a.pc = 0;
     a.execStart = t;
-    emit(SimEvent::ExecBegin, t, id);
+    emit(SimEvent::ExecBegin, t, static_cast<std::int64_t>(id));
     nextAction(id, t);
 }
 
 void Simulator::Impl::nextAction(std::size_t id, Time t) {
     Agent& a = agents[id];
     if (a.pc == a.plan.actions.size()) {
-        emit(SimEvent::ExecEnd, t, id);
         // Warm-up ends when every copy has done its warm-up execs and warmup_ms has passed.
+        // The window may open right here; this exec then counts in it, so a trace says
+        // "window start" first and a replay counts the same.
         if (++a.execsDone == static_cast<std::uint64_t>(cfg.params.warmupExecs) &&
             ++warmCopies == cfg.copies) {
             if (t >= warmup)
@@ -434,6 +452,7 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
             else
                 queue.schedule(warmup, {0, kWindowStart, 0, 0});
         }
+        emit(SimEvent::ExecEnd, t, static_cast<std::int64_t>(id));
         if (inWindow && t <= end) {
             ++a.execsInWindow;
             if (a.firstExecEnd < 0) a.firstExecEnd = t;
@@ -490,12 +509,12 @@ void Simulator::Impl::acquireNext(std::size_t id, Time t) {
     const LockReq req = a.locks[a.next];
     Lock& l = *locks[static_cast<std::size_t>(req.lock)];
     if (l.sem.acquire(t, id, req.mode)) {
-        emit(SimEvent::LockAcquire, t, id, req.lock);
+        emit(SimEvent::LockAcquire, t, static_cast<std::int64_t>(id), req.lock, nullptr, req.mode);
         ++a.next;
         granted(id, touchLine(l, a, t));
         return;
     }
-    emit(SimEvent::LockWait, t, id, req.lock);
+    emit(SimEvent::LockWait, t, static_cast<std::int64_t>(id), req.lock, nullptr, req.mode);
     // Writers spin optimistically (osq_lock, then on the owner); readers go to sleep.
     a.spinning = a.copy && req.mode == Mode::Write;
     if (a.spinning) ++l.spinners;
@@ -521,9 +540,9 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
                 op.vma->last = op.last;
                 tree.insert(op.vma);
                 ++f.inserts;
-                emit(SimEvent::TreeInsert, t, id, -1, op.vma);
+                emit(SimEvent::TreeInsert, t, static_cast<std::int64_t>(id), -1, op.vma);
             } else {
-                emit(SimEvent::TreeRemove, t, id, -1, op.vma);
+                emit(SimEvent::TreeRemove, t, static_cast<std::int64_t>(id), -1, op.vma);
                 tree.remove(op.vma);
                 ++f.removes;
                 if (op.release) a.as->recycle(op.vma);
@@ -535,7 +554,7 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
     } else {
         // A whole-file walk: every tree of the file, the kernel's pruned overlap query, and
         // the per-VMA work for each VMA mapping the pages.
-        emit(SimEvent::WalkBegin, t, id);
+        emit(SimEvent::WalkBegin, t, static_cast<std::int64_t>(id));
         const FileState& f = files[static_cast<std::size_t>(recipe->walkerFile)];
         const std::uint64_t first = a.page;
         const std::uint64_t last = a.page + static_cast<std::uint64_t>(p.walkerPages) - 1;
@@ -577,7 +596,7 @@ void Simulator::Impl::criticalDone(std::size_t id, Time t) {
 
 void Simulator::Impl::release(std::size_t id, int lockIndex, Time t) {
     Lock& l = *locks[static_cast<std::size_t>(lockIndex)];
-    emit(SimEvent::LockRelease, t, id, lockIndex);
+    emit(SimEvent::LockRelease, t, static_cast<std::int64_t>(id), lockIndex);
     for (const RwSemModel::Grant& g : l.sem.release(t, id)) {
         Agent& w = agents[g.requester];
         Time at = t;
@@ -587,7 +606,8 @@ void Simulator::Impl::release(std::size_t id, int lockIndex, Time t) {
         } else {
             at += toTime(cfg.params.wakeupNs);  // it was asleep
         }
-        emit(SimEvent::LockAcquire, t, g.requester, lockIndex);
+        emit(SimEvent::LockAcquire, t, static_cast<std::int64_t>(g.requester), lockIndex, nullptr,
+             g.mode);
         ++w.next;
         granted(g.requester, touchLine(l, w, at));
     }
@@ -616,7 +636,7 @@ void Simulator::Impl::afterRelease(std::size_t id, Time t) {
         nextAction(id, t);
         return;
     }
-    emit(SimEvent::WalkEnd, t, id);
+    emit(SimEvent::WalkEnd, t, static_cast<std::int64_t>(id));
     if (inWindow && a.arrival >= windowStart && t <= end) walkLatencies.push_back(t - a.arrival);
     a.active = false;
     freeWalkers.push_back(id);
@@ -643,6 +663,7 @@ void Simulator::Impl::walkerArrive(Time t) {
     a.cpu = puOrder[rng.below(puOrder.size())];
     a.node = nodeOfCpu(a.cpu);
     a.arrival = t;
+    emit(SimEvent::WalkArrive, t, static_cast<std::int64_t>(id));
     const FileState& f = files[static_cast<std::size_t>(recipe->walkerFile)];
     const auto span = static_cast<std::uint64_t>(cfg.params.walkerPages);
     a.page = f.pages > span ? rng.below(f.pages - span + 1) : 0;
@@ -665,6 +686,7 @@ void Simulator::Impl::startWindow(Time t) {
     inWindow = true;
     windowStart = t;
     end = t + toTime(cfg.durationMs * 1e6);
+    emit(SimEvent::WindowStart, t, -1);
     for (auto& l : locks)
         l->sem.resetStats(t);
     for (Agent& a : agents)
@@ -822,6 +844,24 @@ Simulator::Simulator(const SimConfig& config) {
 }
 
 Simulator::~Simulator() = default;
+
+std::vector<std::string> Simulator::lockNames() const {
+    std::vector<std::string> names;
+    for (const auto& l : d_->locks)
+        names.push_back(l->name);
+    return names;
+}
+
+std::size_t Simulator::treesPerFile() const {
+    return d_->files.empty() ? 1 : d_->files.front().trees.size();
+}
+
+std::vector<int> Simulator::lockFiles() const {
+    std::vector<int> files;
+    for (const auto& l : d_->locks)
+        files.push_back(l->file);
+    return files;
+}
 
 void Simulator::setObserver(SimObserver* observer) {
     d_->observer = observer;

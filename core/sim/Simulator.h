@@ -21,6 +21,8 @@ class Topology;
 
 namespace immap::sim {
 
+class SimObserver;
+
 struct SimConfig {
     const topology::Topology* topology = nullptr;  // required
     mapping::Policy policy;
@@ -30,6 +32,8 @@ struct SimConfig {
     const Recipe* recipe = nullptr;  // nullptr: Recipe::builtinDefault()
     double walkersPerSecond = 0;     // whole-file walkers on the recipe's walker file
     CostParams params;
+    // Sees every event from the first set-up insert on (see setObserver for later starts).
+    SimObserver* observer = nullptr;
 };
 
 // The event stream, for traces and animation. Off unless an observer is set.
@@ -44,6 +48,12 @@ struct SimEvent {
         TreeRemove,
         WalkBegin,
         WalkEnd,
+        WalkArrive,   // a whole-file walker asks for its locks
+        WindowStart,  // the warm-up is over; statistics start here
+        // Imported recordings only: the kernel's lock:contention_begin/_end tracepoints, for a
+        // lock known by its address (in `start`), not by name.
+        KernelLockWait,
+        KernelLockAcquired,
     };
     Time time = 0;
     Kind kind = ExecBegin;
@@ -55,6 +65,9 @@ struct SimEvent {
     std::int32_t home = -1;  // the VMA's node (tree events)
     std::uint64_t start = 0;
     std::uint64_t last = 0;
+    std::uint32_t vma = 0;  // tree events: the VMA's id, unique over the run
+    std::uint8_t mode = 0;  // lock wait/acquire: 0 write, 1 read
+    bool inferred = false;  // imported traces: not in the recording, implied by it
 };
 const char* simEventName(SimEvent::Kind k);
 
@@ -72,7 +85,12 @@ public:
     Simulator(const Simulator&) = delete;
     Simulator& operator=(const Simulator&) = delete;
 
+    // From now on (set-up already happened: use SimConfig::observer to see it too).
     void setObserver(SimObserver* observer);
+    // Names of the locks, in the order SimEvent::lock and SimResult::locks use.
+    std::vector<std::string> lockNames() const;
+    std::vector<int> lockFiles() const;  // the recipe file each lock guards
+    std::size_t treesPerFile() const;    // 1, the node count, or the shard count
 
     // Processes every event up to `until` (capped at endTime()). False once the run is over.
     bool runUntil(Time until);

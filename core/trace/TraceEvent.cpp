@@ -1,0 +1,227 @@
+#include "trace/TraceEvent.h"
+
+#include <charconv>
+#include <cstring>
+
+namespace immap::trace {
+
+using sim::SimEvent;
+
+namespace {
+
+const char* code(SimEvent::Kind k) {
+    switch (k) {
+        case SimEvent::ExecBegin:
+            return "eb";
+        case SimEvent::ExecEnd:
+            return "ee";
+        case SimEvent::LockWait:
+            return "lw";
+        case SimEvent::LockAcquire:
+            return "la";
+        case SimEvent::LockRelease:
+            return "lr";
+        case SimEvent::TreeInsert:
+            return "ti";
+        case SimEvent::TreeRemove:
+            return "tr";
+        case SimEvent::WalkBegin:
+            return "wb";
+        case SimEvent::WalkEnd:
+            return "we";
+        case SimEvent::WalkArrive:
+            return "wa";
+        case SimEvent::WindowStart:
+            return "ws";
+        case SimEvent::KernelLockWait:
+            return "kw";
+        case SimEvent::KernelLockAcquired:
+            return "ka";
+    }
+    return "??";
+}
+
+bool kindOf(const char* c, std::size_t n, SimEvent::Kind& k) {
+    if (n != 2) return false;
+    static const std::pair<const char*, SimEvent::Kind> table[] = {
+        {"eb", SimEvent::ExecBegin},
+        {"ee", SimEvent::ExecEnd},
+        {"lw", SimEvent::LockWait},
+        {"la", SimEvent::LockAcquire},
+        {"lr", SimEvent::LockRelease},
+        {"ti", SimEvent::TreeInsert},
+        {"tr", SimEvent::TreeRemove},
+        {"wb", SimEvent::WalkBegin},
+        {"we", SimEvent::WalkEnd},
+        {"wa", SimEvent::WalkArrive},
+        {"ws", SimEvent::WindowStart},
+        {"kw", SimEvent::KernelLockWait},
+        {"ka", SimEvent::KernelLockAcquired},
+    };
+    for (const auto& [text, kind] : table) {
+        if (c[0] == text[0] && c[1] == text[1]) {
+            k = kind;
+            return true;
+        }
+    }
+    return false;
+}
+
+template <class T>
+void put(std::string& out, T v) {
+    char buf[24];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+// A field reader over one line: numbers separated by single spaces.
+struct Fields {
+    const char* p;
+    const char* end;
+    bool ok = true;
+
+    template <class T>
+    T num(int base = 10) {
+        if (!ok) return T{};
+        if (p < end && *p == ' ') ++p;
+        T v{};
+        const auto r = std::from_chars(p, end, v, base);
+        if (r.ec != std::errc() || (r.ptr < end && *r.ptr != ' ')) {
+            ok = false;
+            return T{};
+        }
+        p = r.ptr;
+        return v;
+    }
+    char ch() {
+        if (p < end && *p == ' ') ++p;
+        if (p + 1 > end || (p + 1 < end && p[1] != ' ')) {
+            ok = false;
+            return 0;
+        }
+        return *p++;
+    }
+};
+
+}  // namespace
+
+void appendEvent(std::string& out, const SimEvent& e) {
+    put(out, e.time);
+    out += ' ';
+    out += code(e.kind);
+    if (e.inferred) out += '*';
+    out += ' ';
+    put(out, e.agent);
+    out += ' ';
+    put(out, e.cpu);
+    switch (e.kind) {
+        case SimEvent::LockWait:
+        case SimEvent::LockAcquire:
+            out += ' ';
+            put(out, e.lock);
+            out += e.mode ? " r" : " w";
+            break;
+        case SimEvent::LockRelease:
+            out += ' ';
+            put(out, e.lock);
+            break;
+        case SimEvent::TreeInsert:
+        case SimEvent::TreeRemove:
+            for (std::uint64_t v :
+                 {static_cast<std::uint64_t>(e.file), static_cast<std::uint64_t>(e.tree),
+                  static_cast<std::uint64_t>(e.vma), e.start, e.last}) {
+                out += ' ';
+                put(out, v);
+            }
+            out += ' ';
+            put(out, e.home);
+            break;
+        case SimEvent::KernelLockWait:
+        case SimEvent::KernelLockAcquired: {
+            out += " ";
+            char buf[24];
+            const auto r = std::to_chars(buf, buf + sizeof buf, e.start, 16);
+            out.append(buf, r.ptr);
+            break;
+        }
+        default:
+            break;
+    }
+    out += '\n';
+}
+
+bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size_t files,
+                SimEvent& e, std::string& reason) {
+    e = SimEvent{};
+    Fields f{begin, end};
+    e.time = f.num<std::int64_t>();
+    if (!f.ok) {
+        reason = "expected a time in ns at the start of the line";
+        return false;
+    }
+    if (f.p < end && *f.p == ' ') ++f.p;
+    const char* c = f.p;
+    while (f.p < end && *f.p != ' ' && *f.p != '*')
+        ++f.p;
+    if (!kindOf(c, static_cast<std::size_t>(f.p - c), e.kind)) {
+        reason = "unknown event code \"" + std::string(c, static_cast<std::size_t>(f.p - c)) + "\"";
+        return false;
+    }
+    if (f.p < end && *f.p == '*') {
+        e.inferred = true;
+        ++f.p;
+    }
+    e.agent = f.num<std::int32_t>();
+    e.cpu = f.num<std::int32_t>();
+    switch (e.kind) {
+        case SimEvent::LockWait:
+        case SimEvent::LockAcquire: {
+            e.lock = f.num<std::int32_t>();
+            const char m = f.ch();
+            if (f.ok && m != 'r' && m != 'w') f.ok = false;
+            e.mode = m == 'r' ? 1 : 0;
+            break;
+        }
+        case SimEvent::LockRelease:
+            e.lock = f.num<std::int32_t>();
+            break;
+        case SimEvent::TreeInsert:
+        case SimEvent::TreeRemove:
+            e.file = f.num<std::int32_t>();
+            e.tree = f.num<std::int32_t>();
+            e.vma = f.num<std::uint32_t>();
+            e.start = f.num<std::uint64_t>();
+            e.last = f.num<std::uint64_t>();
+            e.home = f.num<std::int32_t>();
+            break;
+        case SimEvent::KernelLockWait:
+        case SimEvent::KernelLockAcquired:
+            e.start = f.num<std::uint64_t>(16);
+            break;
+        default:
+            break;
+    }
+    if (!f.ok || f.p != end) {
+        reason = std::string("malformed \"") + code(e.kind) +
+                 "\" event (fields missing, extra or not numbers)";
+        return false;
+    }
+    if ((e.kind == SimEvent::LockWait || e.kind == SimEvent::LockAcquire ||
+         e.kind == SimEvent::LockRelease) &&
+        (e.lock < 0 || static_cast<std::size_t>(e.lock) >= locks)) {
+        reason = "lock " + std::to_string(e.lock) + " is not in the header's " +
+                 std::to_string(locks) + " locks";
+        return false;
+    }
+    if ((e.kind == SimEvent::TreeInsert || e.kind == SimEvent::TreeRemove) &&
+        (e.file < 0 || static_cast<std::size_t>(e.file) >= files || e.tree < 0 ||
+         e.last < e.start)) {
+        reason = e.last < e.start ? "the interval's last page is before its first"
+                                  : "file " + std::to_string(e.file) + " is not in the header's " +
+                                        std::to_string(files) + " files";
+        return false;
+    }
+    return true;
+}
+
+}  // namespace immap::trace

@@ -1,0 +1,19 @@
+#pragma once
+// One event per line (docs/trace-format.md): "TIME CODE AGENT CPU [fields]", CODE followed by
+// '*' when the event is inferred rather than recorded. Written and read here only.
+
+#include <string>
+
+#include "sim/Simulator.h"
+
+namespace immap::trace {
+
+// Appends the event's line, newline included.
+void appendEvent(std::string& out, const sim::SimEvent& e);
+
+// Parses one line (no newline). False with the reason when it is not a well-formed event or
+// names a lock or file beyond the header's counts.
+bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size_t files,
+                sim::SimEvent& e, std::string& reason);
+
+}  // namespace immap::trace

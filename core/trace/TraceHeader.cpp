@@ -1,0 +1,95 @@
+#include "trace/TraceHeader.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include "trace/TraceError.h"
+
+namespace immap::trace {
+
+std::string TraceHeader::toLine() const {
+    QJsonObject o;
+    o["source"] = QString::fromStdString(source);
+    o["topology"] = QString::fromStdString(topology);
+    o["policy"] = QString::fromStdString(policy);
+    o["recipe"] = QString::fromStdString(recipe);
+    o["copies"] = static_cast<double>(copies);
+    o["seed"] = QString::number(seed);
+    o["duration_ms"] = durationMs;
+    o["walkers_per_s"] = walkersPerSecond;
+    o["time_origin_ns"] = QString::number(timeOriginNs);
+    QJsonArray fs;
+    for (const std::string& f : files)
+        fs.append(QString::fromStdString(f));
+    o["files"] = fs;
+    o["trees_per_file"] = static_cast<double>(treesPerFile);
+    QJsonArray ls;
+    for (const TraceLock& l : locks)
+        ls.append(QJsonObject{{"name", QString::fromStdString(l.name)}, {"file", l.file}});
+    o["locks"] = ls;
+    o["walker_file"] = walkerFile;
+    QJsonObject ps;
+    for (const auto& [k, v] : params)
+        ps[QString::fromStdString(k)] = v;
+    o["params"] = ps;
+    if (!note.empty()) o["note"] = QString::fromStdString(note);
+    return std::string(kTraceMagic) + " " + std::to_string(kTraceVersion) + " " +
+           QJsonDocument(o).toJson(QJsonDocument::Compact).toStdString();
+}
+
+TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& file) {
+    const std::string magic = std::string(kTraceMagic) + " ";
+    if (line.compare(0, magic.size(), magic) != 0)
+        throw TraceError(file, 1,
+                         "not an immap trace (the first line must start with \"immap-trace\")");
+    const std::size_t sp = line.find(' ', magic.size());
+    const std::string version =
+        line.substr(magic.size(), sp == std::string::npos ? std::string::npos : sp - magic.size());
+    if (version != std::to_string(kTraceVersion))
+        throw TraceError(file, 1,
+                         "trace format version " + version +
+                             " is not supported (this build reads version " +
+                             std::to_string(kTraceVersion) + ")");
+    if (sp == std::string::npos)
+        throw TraceError(file, 1, "the header has no JSON after the version");
+    QJsonParseError err{};
+    const QByteArray json = QByteArray::fromStdString(line.substr(sp + 1));
+    const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
+    if (err.error != QJsonParseError::NoError || !doc.isObject())
+        throw TraceError(file, 1,
+                         "the header's JSON is broken: " + err.errorString().toStdString());
+    const QJsonObject o = doc.object();
+    TraceHeader h;
+    h.source = o["source"].toString().toStdString();
+    h.topology = o["topology"].toString().toStdString();
+    h.policy = o["policy"].toString().toStdString();
+    h.recipe = o["recipe"].toString().toStdString();
+    h.copies = static_cast<unsigned>(o["copies"].toDouble());
+    h.seed = o["seed"].toString().toULongLong();
+    h.durationMs = o["duration_ms"].toDouble();
+    h.walkersPerSecond = o["walkers_per_s"].toDouble();
+    h.timeOriginNs = o["time_origin_ns"].toString().toLongLong();
+    for (const auto& f : o["files"].toArray())
+        h.files.push_back(f.toString().toStdString());
+    for (const auto& l : o["locks"].toArray()) {
+        const QJsonObject lo = l.toObject();
+        TraceLock tl{lo["name"].toString().toStdString(), lo["file"].toInt(-1)};
+        if (tl.file < 0 || tl.file >= static_cast<int>(h.files.size()))
+            throw TraceError(file, 1, "lock \"" + tl.name + "\" names no file of the header");
+        h.locks.push_back(tl);
+    }
+    h.walkerFile = o["walker_file"].toInt(-1);
+    const double trees = o["trees_per_file"].toDouble(1);
+    if (!(trees >= 1 && trees <= 4096))
+        throw TraceError(file, 1, "trees_per_file must be from 1 to 4096");
+    h.treesPerFile = static_cast<unsigned>(trees);
+    const QJsonObject ps = o["params"].toObject();
+    for (auto it = ps.begin(); it != ps.end(); ++it)
+        h.params[it.key().toStdString()] = it.value().toDouble();
+    h.note = o["note"].toString().toStdString();
+    if (h.files.empty()) throw TraceError(file, 1, "the header lists no files");
+    return h;
+}
+
+}  // namespace immap::trace

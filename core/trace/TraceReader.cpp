@@ -1,0 +1,103 @@
+#include "trace/TraceReader.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "trace/TraceError.h"
+#include "trace/TraceEvent.h"
+
+namespace immap::trace {
+
+namespace {
+constexpr std::size_t kChunk = 1 << 20;
+constexpr std::size_t kMaxLine = 1 << 16;  // no event line comes near this; a header might
+constexpr std::size_t kMaxHeader = 16 << 20;
+}  // namespace
+
+TraceReader::TraceReader(const std::string& path) : path_(path) {
+    file_ = std::fopen(path.c_str(), "rb");
+    if (!file_)
+        throw TraceError(path, 0, std::string("cannot open the trace: ") + std::strerror(errno));
+    // The header: the first line, however long (within reason).
+    std::string first;
+    for (;;) {
+        const std::size_t nl = buf_.find('\n', pos_);
+        if (nl != std::string::npos) {
+            first = buf_.substr(0, nl);
+            pos_ = nl + 1;
+            break;
+        }
+        if (buf_.size() > kMaxHeader) {
+            std::fclose(file_);
+            throw TraceError(path, 1, "the header line is longer than 16 MB");
+        }
+        if (!fill()) {
+            std::fclose(file_);
+            throw TraceError(path, 1, buf_.empty() ? "empty file" : "the header line is cut short");
+        }
+    }
+    line_ = 1;
+    consumed_ = pos_;
+    try {
+        header_ = TraceHeader::fromLine(first, path);
+    } catch (...) {
+        std::fclose(file_);
+        file_ = nullptr;
+        throw;
+    }
+}
+
+TraceReader::~TraceReader() {
+    if (file_) std::fclose(file_);
+}
+
+bool TraceReader::fill() {
+    if (eof_) return false;
+    buf_.erase(0, pos_);
+    pos_ = 0;
+    const std::size_t old = buf_.size();
+    buf_.resize(old + kChunk);
+    const std::size_t n = std::fread(buf_.data() + old, 1, kChunk, file_);
+    buf_.resize(old + n);
+    if (n == 0) eof_ = true;
+    return n > 0;
+}
+
+void TraceReader::fail(std::uint64_t line, const std::string& reason) {
+    errorLine_ = line;
+    errorReason_ = reason;
+    error_ = path_ + ":" + std::to_string(line) + ": " + reason;
+}
+
+bool TraceReader::next(sim::SimEvent& e) {
+    if (!error_.empty()) return false;
+    for (;;) {
+        const char* begin = buf_.data() + pos_;
+        const char* end = static_cast<const char*>(std::memchr(begin, '\n', buf_.size() - pos_));
+        if (!end) {
+            if (buf_.size() - pos_ > kMaxLine) {
+                fail(line_ + 1, "line longer than 64 KB");
+                return false;
+            }
+            if (fill()) continue;
+            if (pos_ < buf_.size())
+                fail(line_ + 1,
+                     "the last line is cut short (no newline); everything before it was read");
+            return false;
+        }
+        ++line_;
+        const std::size_t len = static_cast<std::size_t>(end - begin);
+        pos_ += len + 1;
+        consumed_ += len + 1;
+        if (len == 0) continue;  // blank lines are allowed
+        std::string reason;
+        if (!parseEvent(begin, end, header_.locks.size(), header_.files.size(), e, reason)) {
+            fail(line_, reason);
+            return false;
+        }
+        if (e.lock >= 0) e.file = header_.locks[static_cast<std::size_t>(e.lock)].file;
+        return true;
+    }
+}
+
+}  // namespace immap::trace

@@ -1,0 +1,246 @@
+#include "trace/TraceReplay.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "mapping/Policy.h"
+
+namespace immap::trace {
+
+using sim::SimEvent;
+
+TraceReplay::TraceReplay(const TraceHeader& header) : header_(header) {
+    files_.resize(header.files.size());
+    for (File& f : files_) {
+        for (unsigned t = 0; t < header.treesPerFile; ++t) {
+            f.trees.push_back(std::make_unique<itree::IntervalTree>());
+            f.trees.back()->setObserver(&reads_);
+        }
+    }
+    locks_.reserve(header.locks.size());
+    for (std::size_t i = 0; i < header.locks.size(); ++i)
+        locks_.emplace_back(0);
+    end_ = std::numeric_limits<std::int64_t>::max() / 2;
+}
+
+TraceReplay::Vma& TraceReplay::vma(std::uint32_t id) {
+    if (id >= vmas_.size()) vmas_.resize(static_cast<std::size_t>(id) + 1);
+    return vmas_[id];
+}
+
+TraceReplay::Agent& TraceReplay::agent(std::int32_t id) {
+    return agents_[id];
+}
+
+bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
+    ++events_;
+    now_ = std::max(now_, e.time);
+    using Mode = sim::RwSemModel::Mode;
+    try {
+        switch (e.kind) {
+            case SimEvent::TreeInsert:
+            case SimEvent::TreeRemove: {
+                File& f = files_[static_cast<std::size_t>(e.file)];
+                if (static_cast<std::size_t>(e.tree) >= f.trees.size()) {
+                    if (e.tree > 4096) {
+                        reason =
+                            "tree " + std::to_string(e.tree) + " is beyond 4096 trees per file";
+                        return false;
+                    }
+                    while (f.trees.size() <= static_cast<std::size_t>(e.tree)) {
+                        f.trees.push_back(std::make_unique<itree::IntervalTree>());
+                        f.trees.back()->setObserver(&reads_);
+                    }
+                }
+                Vma& v = vma(e.vma);
+                itree::IntervalTree& t = *f.trees[static_cast<std::size_t>(e.tree)];
+                const bool counted =
+                    started_ && e.agent >= 0 && static_cast<unsigned>(e.agent) < header_.copies;
+                reads_.on = counted;
+                if (counted) ++treeOps_;
+                if (e.kind == SimEvent::TreeInsert) {
+                    if (v.inTree) {
+                        reason =
+                            "VMA " + std::to_string(e.vma) + " is inserted while already in a tree";
+                        return false;
+                    }
+                    v.start = e.start;
+                    v.last = e.last;
+                    v.file = e.file;
+                    v.tree = e.tree;
+                    v.home = e.home;
+                    v.inTree = true;
+                    t.insert(&v);
+                    ++f.inserts;
+                } else {
+                    if (!v.inTree || v.file != e.file || v.tree != e.tree || v.start != e.start ||
+                        v.last != e.last) {
+                        reason =
+                            "VMA " + std::to_string(e.vma) + " is removed from a tree it is not in";
+                        return false;
+                    }
+                    t.remove(&v);
+                    v.inTree = false;
+                    ++f.removes;
+                }
+                break;
+            }
+            case SimEvent::LockWait: {
+                auto& l = locks_[static_cast<std::size_t>(e.lock)];
+                if (l.acquire(e.time,
+                              static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.agent)),
+                              e.mode ? Mode::Read : Mode::Write)) {
+                    reason = "a wait for a lock that was free";
+                    return false;
+                }
+                agent(e.agent).waitingOn = e.lock;
+                break;
+            }
+            case SimEvent::LockAcquire: {
+                Agent& a = agent(e.agent);
+                // Every copy hold has exactly one write lock, and its critical section starts as
+                // that lock is granted: count holds there, as the simulator does.
+                if (!e.mode && started_ && e.agent >= 0 &&
+                    static_cast<unsigned>(e.agent) < header_.copies)
+                    ++holds_;
+                if (a.waitingOn == e.lock) {
+                    a.waitingOn = -1;  // granted by the release just replayed
+                    break;
+                }
+                auto& l = locks_[static_cast<std::size_t>(e.lock)];
+                if (!l.acquire(e.time,
+                               static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.agent)),
+                               e.mode ? Mode::Read : Mode::Write)) {
+                    reason = "an acquisition of a lock that was not free";
+                    return false;
+                }
+                break;
+            }
+            case SimEvent::LockRelease: {
+                locks_[static_cast<std::size_t>(e.lock)].release(
+                    e.time, static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.agent)));
+                break;
+            }
+            case SimEvent::ExecBegin:
+                started_ = true;
+                break;
+            case SimEvent::WindowStart:
+                inWindow_ = true;
+                windowStart_ = e.time;
+                end_ = e.time + static_cast<std::int64_t>(std::llround(header_.durationMs * 1e6));
+                for (auto& l : locks_)
+                    l.resetStats(e.time);
+                break;
+            case SimEvent::ExecEnd: {
+                Agent& a = agent(e.agent);
+                if (inWindow_ && e.time <= end_) {
+                    ++a.execsInWindow;
+                    if (a.firstExecEnd < 0) a.firstExecEnd = e.time;
+                    a.lastExecEnd = e.time;
+                }
+                break;
+            }
+            case SimEvent::WalkArrive:
+                agent(e.agent).arrival = e.time;
+                break;
+            case SimEvent::WalkEnd: {
+                const Agent& a = agent(e.agent);
+                if (inWindow_ && a.arrival >= windowStart_ && e.time <= end_)
+                    walkLatencies_.push_back(e.time - a.arrival);
+                break;
+            }
+            default:
+                break;
+        }
+    } catch (const std::exception& ex) {  // the lock model refuses what cannot happen
+        reason = ex.what();
+        return false;
+    }
+    return true;
+}
+
+sim::SimResult TraceReplay::result() const {
+    sim::SimResult r;
+    r.policy = header_.policy;
+    r.topology = header_.topology;
+    r.recipe = header_.recipe;
+    r.copies = header_.copies;
+    r.seed = header_.seed;
+    r.walkersPerSecond = header_.walkersPerSecond;
+    std::string ignored;  // a parameter this build does not know keeps its default
+    for (const auto& [name, value] : header_.params)
+        r.params.set(name, value, ignored);
+    // A recorded run ends at its window's end (its last events may come a little before).
+    const std::int64_t at = inWindow_ ? end_ : now_;
+    const std::int64_t from = inWindow_ ? windowStart_ : at;
+    r.durationMs = static_cast<double>(at - from) / 1e6;
+    r.warmupMs = static_cast<double>(from) / 1e6;
+    // The simulator's estimator, over the copies (agents 0..copies-1).
+    for (unsigned c = 0; c < header_.copies; ++c) {
+        const auto it = agents_.find(static_cast<std::int32_t>(c));
+        if (it == agents_.end()) continue;
+        const Agent& a = it->second;
+        r.execs += a.execsInWindow;
+        if (a.execsInWindow >= 2 && a.lastExecEnd > a.firstExecEnd) {
+            r.execsPerSecond += static_cast<double>(a.execsInWindow - 1) * 1e9 /
+                                static_cast<double>(a.lastExecEnd - a.firstExecEnd);
+        } else if (at > from) {
+            r.execsPerSecond +=
+                static_cast<double>(a.execsInWindow) * 1e9 / static_cast<double>(at - from);
+        }
+    }
+    for (std::size_t i = 0; i < locks_.size(); ++i)
+        r.locks.push_back(
+            {header_.locks[i].name, header_.locks[i].file, locks_[i].stats(std::max(at, from))});
+    std::size_t trees = 1;
+    for (std::size_t f = 0; f < files_.size(); ++f) {
+        sim::FileResult fr;
+        fr.name = header_.files[f];
+        fr.trees = static_cast<unsigned>(files_[f].trees.size());
+        trees = std::max(trees, files_[f].trees.size());
+        fr.inserts = files_[f].inserts;
+        fr.removes = files_[f].removes;
+        for (const auto& t : files_[f].trees) {
+            fr.finalVmas += t->size();
+            int h = 0;
+            struct Frame {
+                const itree::Node* n;
+                int d;
+            };
+            std::vector<Frame> stack;
+            if (t->root()) stack.push_back({t->root(), 1});
+            while (!stack.empty()) {
+                const Frame fr2 = stack.back();
+                stack.pop_back();
+                h = std::max(h, fr2.d);
+                if (fr2.n->left()) stack.push_back({fr2.n->left(), fr2.d + 1});
+                if (fr2.n->right()) stack.push_back({fr2.n->right(), fr2.d + 1});
+            }
+            fr.heights.push_back(h);
+        }
+        r.files.push_back(std::move(fr));
+    }
+    mapping::Policy policy;
+    std::string error;
+    if (mapping::Policy::parse(header_.policy, policy, error))
+        r.memoryPerInodeBytes = policy.memoryPerInodeBytes(trees);
+    r.lockHolds = holds_;
+    r.treeOps = treeOps_;
+    r.nodesPerTreeOp =
+        treeOps_ ? static_cast<double>(reads_.reads) / static_cast<double>(treeOps_) : 0;
+    r.walks = walkLatencies_.size();
+    if (!walkLatencies_.empty()) {
+        std::vector<std::int64_t> w = walkLatencies_;
+        std::sort(w.begin(), w.end());
+        double sum = 0;
+        for (std::int64_t x : w)
+            sum += static_cast<double>(x);
+        r.walkerLatencyMeanNs = sum / static_cast<double>(w.size());
+        const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(w.size())));
+        r.walkerLatencyP99Ns = static_cast<double>(w[std::max<std::size_t>(rank, 1) - 1]);
+    }
+    return r;
+}
+
+}  // namespace immap::trace

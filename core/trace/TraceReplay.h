@@ -1,0 +1,94 @@
+#pragma once
+// Rebuilds, from a trace's events alone, the trees and the statistics the recorded run
+// reported: every tree insert and remove is applied to real itree trees (so tree states match
+// the recording node for node), every lock call is replayed into an RwSemModel in the order
+// the simulator made it (so lock statistics match exactly), and execs and walks are counted
+// with the simulator's own window rules; the cost counters (lock holds, tree operations, nodes
+// read per operation) are recounted on the rebuilt trees. Not rebuilt: the per-CPU time split,
+// which the trace does not carry.
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "itree/IntervalTree.h"
+#include "itree/TouchObserver.h"
+#include "sim/RwSemModel.h"
+#include "sim/SimResult.h"
+#include "sim/Simulator.h"
+#include "trace/TraceHeader.h"
+
+namespace immap::trace {
+
+class TraceReplay {
+public:
+    explicit TraceReplay(const TraceHeader& header);
+    TraceReplay(const TraceReplay&) = delete;
+    TraceReplay& operator=(const TraceReplay&) = delete;
+
+    // False with the reason when the event contradicts what came before (a VMA removed that
+    // is not in its tree, a lock released by a non-holder, ...).
+    bool apply(const sim::SimEvent& e, std::string& reason);
+
+    // The recorded run's statistics, as far as the trace carries them (see above).
+    sim::SimResult result() const;
+
+    std::uint64_t events() const { return events_; }
+    std::size_t treeCount(int file) const {
+        return files_[static_cast<std::size_t>(file)].trees.size();
+    }
+    const itree::IntervalTree& tree(int file, int tree) const {
+        return *files_[static_cast<std::size_t>(file)].trees[static_cast<std::size_t>(tree)];
+    }
+    std::int64_t now() const { return now_; }
+
+private:
+    struct Vma : itree::Node {
+        int file = -1;
+        int tree = -1;
+        int home = 0;
+        bool inTree = false;
+    };
+    struct File {
+        std::vector<std::unique_ptr<itree::IntervalTree>> trees;
+        std::uint64_t inserts = 0;
+        std::uint64_t removes = 0;
+    };
+    struct Agent {
+        int waitingOn = -1;
+        std::uint64_t execsInWindow = 0;
+        std::int64_t firstExecEnd = -1;
+        std::int64_t lastExecEnd = -1;
+        std::int64_t arrival = 0;
+    };
+    Vma& vma(std::uint32_t id);
+    Agent& agent(std::int32_t id);
+
+    TraceHeader header_;
+    std::vector<File> files_;
+    std::deque<Vma> vmas_;  // by id; a deque never moves what the trees link to
+    std::vector<sim::RwSemModel> locks_;
+    std::unordered_map<std::int32_t, Agent> agents_;
+    bool inWindow_ = false;
+    std::int64_t windowStart_ = 0;
+    std::int64_t end_ = 0;
+    std::int64_t now_ = 0;
+    std::vector<std::int64_t> walkLatencies_;
+    std::uint64_t events_ = 0;
+    // The simulator's cost counters: copies' holds and tree operations once execs have begun.
+    struct Reads final : itree::TouchObserver {
+        std::uint64_t reads = 0;
+        bool on = false;
+        void read(const itree::Node*) override {
+            if (on) ++reads;
+        }
+        void write(const itree::Node*) override {}
+    } reads_;
+    bool started_ = false;
+    std::uint64_t holds_ = 0;
+    std::uint64_t treeOps_ = 0;
+};
+
+}  // namespace immap::trace

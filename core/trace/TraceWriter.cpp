@@ -1,0 +1,80 @@
+#include "trace/TraceWriter.h"
+
+#include <cerrno>
+#include <cstring>
+
+#include "sim/Recipe.h"
+#include "topology/Topology.h"
+#include "trace/TraceError.h"
+#include "trace/TraceEvent.h"
+
+namespace immap::trace {
+
+TraceWriter::TraceWriter(const std::string& path) : path_(path) {
+    file_ = std::fopen(path.c_str(), "wb");
+    if (!file_)
+        throw TraceError(path, 0, std::string("cannot write the trace: ") + std::strerror(errno));
+    buffer_.reserve(kBatchBytes + 256);
+}
+
+TraceWriter::~TraceWriter() {
+    try {
+        close();
+    } catch (...) {  // the caller that cares calls close() itself
+    }
+}
+
+void TraceWriter::start(const TraceHeader& header) {
+    if (started_) return;
+    started_ = true;
+    buffer_.insert(0, header.toLine() + "\n");
+    flush();
+}
+
+void TraceWriter::onEvent(const sim::SimEvent& e) {
+    appendEvent(buffer_, e);
+    ++events_;
+    if (started_ && buffer_.size() >= kBatchBytes) flush();
+}
+
+void TraceWriter::flush() {
+    if (!file_ || !started_ || buffer_.empty()) return;
+    if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size() ||
+        std::fflush(file_) != 0)
+        throw TraceError(path_, 0, std::string("write failed: ") + std::strerror(errno));
+    buffer_.clear();
+}
+
+void TraceWriter::close() {
+    if (!file_) return;
+    flush();
+    const int rc = std::fclose(file_);
+    file_ = nullptr;
+    if (rc != 0) throw TraceError(path_, 0, std::string("close failed: ") + std::strerror(errno));
+}
+
+TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim) {
+    const sim::Recipe& recipe = config.recipe ? *config.recipe : sim::Recipe::builtinDefault();
+    TraceHeader h;
+    h.source = "simulate";
+    h.topology = config.topology ? config.topology->spec() : "";
+    h.policy = config.policy.name();
+    h.recipe = recipe.name;
+    h.copies = config.copies;
+    h.seed = config.seed;
+    h.durationMs = config.durationMs;
+    h.walkersPerSecond = config.walkersPerSecond;
+    for (const sim::RecipeFile& f : recipe.files)
+        h.files.push_back(f.name);
+    h.treesPerFile = static_cast<unsigned>(sim.treesPerFile());
+    const std::vector<std::string> names = sim.lockNames();
+    const std::vector<int> files = sim.lockFiles();
+    for (std::size_t i = 0; i < names.size(); ++i)
+        h.locks.push_back({names[i], files[i]});
+    h.walkerFile = recipe.walkerFile;
+    for (const sim::CostParams::Info& i : sim::CostParams::table())
+        h.params[i.name] = config.params.*(i.field);
+    return h;
+}
+
+}  // namespace immap::trace

@@ -1,0 +1,45 @@
+#pragma once
+// Records a simulation (or an import) as a native trace while it runs: the header line, then
+// one line per event, appended and flushed in batches, so that a run cut short keeps every
+// complete line. Events that arrive before start() (a simulation's set-up, emitted while the
+// Simulator is built and before its lock names are known) wait in memory until then.
+
+#include <cstdio>
+#include <string>
+
+#include "sim/Simulator.h"
+#include "trace/TraceHeader.h"
+
+namespace immap::trace {
+
+class TraceWriter final : public sim::SimObserver {
+public:
+    // Creates or truncates `path`. Throws TraceError when it cannot be opened.
+    explicit TraceWriter(const std::string& path);
+    ~TraceWriter() override;
+    TraceWriter(const TraceWriter&) = delete;
+    TraceWriter& operator=(const TraceWriter&) = delete;
+
+    // Writes the header (once) and whatever was buffered.
+    void start(const TraceHeader& header);
+    void onEvent(const sim::SimEvent& e) override;
+    // Writes out the buffer; throws TraceError on a write error (disk full, ...).
+    void flush();
+    // Flushes and closes; throws TraceError on failure. The destructor closes quietly.
+    void close();
+
+    std::uint64_t events() const { return events_; }
+    static constexpr std::size_t kBatchBytes = 1 << 20;
+
+private:
+    std::string path_;
+    std::FILE* file_ = nullptr;
+    std::string buffer_;
+    bool started_ = false;
+    std::uint64_t events_ = 0;
+};
+
+// The header for a simulation about to be recorded.
+TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim);
+
+}  // namespace immap::trace

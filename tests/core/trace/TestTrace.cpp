@@ -1,0 +1,337 @@
+// Traces: a recorded simulation replays to the same trees and statistics; truncated, corrupt
+// and lying files keep what came before and name the line; a writer's batches survive a run
+// cut short; the real bpftrace recording imports to counts checked against its own lines; the
+// Perfetto export parses and has one named track per CPU.
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "Suites.h"
+#include "sim/Simulator.h"
+#include "topology/Topology.h"
+#include "trace/BpftraceImport.h"
+#include "trace/PerfettoExport.h"
+#include "trace/TraceError.h"
+#include "trace/TraceReader.h"
+#include "trace/TraceReplay.h"
+#include "trace/TraceStats.h"
+#include "trace/TraceWriter.h"
+
+using namespace immap;
+using namespace immap::trace;
+
+namespace {
+
+const topology::Topology& numa12() {
+    static const topology::Topology t = topology::Topology::fromSpec(
+        std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
+    return t;
+}
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+void spit(const std::string& path, const std::string& text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+// Records a simulation; returns what the simulator itself reported.
+sim::SimResult record(const std::string& path, const char* policy, unsigned copies,
+                      double walkers) {
+    sim::SimConfig c;
+    c.topology = &numa12();
+    std::string error;
+    mapping::Policy::parse(policy, c.policy, error);
+    c.copies = copies;
+    c.durationMs = 10;
+    c.walkersPerSecond = walkers;
+    TraceWriter w(path);
+    c.observer = &w;
+    sim::Simulator s(c);
+    w.start(headerFor(c, s));
+    const sim::SimResult r = s.run();
+    w.close();
+    return r;
+}
+
+sim::SimResult replay(const std::string& path) {
+    TraceReader reader(path);
+    TraceReplay rp(reader.header());
+    sim::SimEvent e;
+    std::string reason;
+    while (reader.next(e))
+        if (!rp.apply(e, reason)) qFatal("%s", reason.c_str());
+    if (!reader.error().empty()) qFatal("%s", reader.error().c_str());
+    return rp.result();
+}
+
+// Everything but the per-CPU split, which traces do not carry.
+QJsonObject comparable(const sim::SimResult& r) {
+    QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.toJson(true))).object();
+    o.remove("cpus");
+    return o;
+}
+
+}  // namespace
+
+class TestTrace : public QObject {
+    Q_OBJECT
+
+private slots:
+    void replayGivesTheSameTreesAndStatistics() {
+        QTemporaryDir dir;
+        for (const char* policy : {"single", "split-locks", "sharded:16"}) {
+            const std::string path =
+                dir.filePath(QString("%1.trace").arg(policy).replace(':', '_')).toStdString();
+            const sim::SimResult direct = record(path, policy, 64, 2000);
+            const sim::SimResult replayed = replay(path);
+            QVERIFY(direct.walks > 0 && direct.execs > 0);
+            QCOMPARE(comparable(replayed), comparable(direct));
+        }
+    }
+
+    void cutShortKeepsEveryCompleteLine() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("full.trace").toStdString();
+        record(path, "single", 16, 0);
+        const std::string text = slurp(path);
+        std::size_t lines = 0;
+        for (char c : text)
+            lines += c == '\n';
+        // Cut in the middle of a line near the end.
+        const std::size_t lastNl = text.rfind('\n', text.size() - 2);
+        const std::string cut = text.substr(0, lastNl + 4);
+        const std::string cutPath = dir.filePath("cut.trace").toStdString();
+        spit(cutPath, cut);
+        TraceReader reader(cutPath);
+        sim::SimEvent e;
+        std::size_t n = 0;
+        while (reader.next(e))
+            ++n;
+        QCOMPARE(n, lines - 2);  // all events but the cut one (the header is line 1)
+        QCOMPARE(reader.errorLine(), static_cast<std::uint64_t>(lines));
+        QVERIFY2(reader.errorReason().find("cut short") != std::string::npos,
+                 reader.error().c_str());
+    }
+
+    void corruptLinesNameTheLine() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("t.trace").toStdString();
+        record(path, "single", 4, 0);
+        const std::string text = slurp(path);
+        std::vector<std::string> lines;
+        std::istringstream in(text);
+        for (std::string l; std::getline(in, l);)
+            lines.push_back(l);
+        struct Case {
+            std::string line;
+            const char* reason;
+        };
+        const Case cases[] = {
+            {"12 zz 0 0", "unknown event code"},
+            {"12 la 0 0 999 w", "lock 999 is not in the header"},
+            {"12 la 0 0 0 q", "malformed"},
+            {"12 ti 0 0 1 0 5 9 3 0", "last page is before its first"},
+            {"twelve ee 0 0", "expected a time"},
+            {"12 ee 0 0 extra", "malformed"},
+            {std::string("12 ee 0\0 0", 10), "malformed"},
+        };
+        for (const Case& c : cases) {
+            std::string broken;
+            for (std::size_t i = 0; i < lines.size(); ++i)
+                broken += (i == 100 ? c.line : lines[i]) + "\n";
+            const std::string bad = dir.filePath("bad.trace").toStdString();
+            spit(bad, broken);
+            TraceReader reader(bad);
+            sim::SimEvent e;
+            std::size_t n = 0;
+            while (reader.next(e))
+                ++n;
+            QCOMPARE(n, std::size_t{99});
+            QCOMPARE(reader.errorLine(), std::uint64_t{101});
+            QVERIFY2(reader.errorReason().find(c.reason) != std::string::npos,
+                     reader.error().c_str());
+        }
+    }
+
+    void badHeadersAreRefused() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("h.trace").toStdString();
+        const std::pair<std::string, const char*> cases[] = {
+            {"", "empty file"},
+            {"immap-trace 2 {\"files\":[\"a\"]}\n", "version 2 is not supported"},
+            {"hello\n", "not an immap trace"},
+            {"immap-trace 1 {broken\n", "JSON is broken"},
+            {"immap-trace 1 {\"files\":[]}\n", "lists no files"},
+            {"immap-trace 1 {\"files\":[\"a\"],\"locks\":[{\"name\":\"x\",\"file\":3}]}\n",
+             "names no file"},
+            {"immap-trace 1 {\"files\":[\"a\"]}", "cut short"},
+        };
+        for (const auto& [text, reason] : cases) {
+            spit(path, text);
+            try {
+                TraceReader r(path);
+                QFAIL(reason);
+            } catch (const TraceError& e) {
+                QCOMPARE(e.line(), text.empty() ? std::uint64_t{1} : std::uint64_t{1});
+                QVERIFY2(e.reason().find(reason) != std::string::npos, e.what());
+            }
+        }
+        try {
+            TraceReader r(dir.filePath("missing").toStdString());
+            QFAIL("opened a missing file");
+        } catch (const TraceError& e) {
+            QCOMPARE(e.line(), std::uint64_t{0});
+        }
+    }
+
+    // A writer that never gets to close: every batch it flushed is readable.
+    void flushedBatchesSurviveAKill() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("live.trace").toStdString();
+        auto* w = new TraceWriter(path);
+        TraceHeader h;
+        h.files = {"f"};
+        h.locks = {{"f", 0}};
+        w->start(h);
+        sim::SimEvent e;
+        e.kind = sim::SimEvent::ExecBegin;
+        std::uint64_t written = 0;
+        while (QFileInfo(QString::fromStdString(path)).size() <
+               static_cast<qint64>(2 * TraceWriter::kBatchBytes)) {
+            for (int k = 0; k < 1000; ++k) {
+                e.time = static_cast<std::int64_t>(written++);
+                w->onEvent(e);
+            }
+        }
+        // No close: as if the process died here. Count what a reader gets.
+        TraceReader reader(path);
+        std::uint64_t n = 0;
+        while (reader.next(e))
+            QCOMPARE(e.time, static_cast<std::int64_t>(n++));
+        QVERIFY(reader.error().empty());  // batches end on whole lines
+        QVERIFY(n > 0 && n <= written);
+        delete w;
+    }
+
+    // The real recording, against counts taken from its own lines here.
+    void realRecordingImports() {
+        const std::string in = std::string(IMMAP_SAMPLES) + "/traces/trace-execl-2x500.bt.txt";
+        QTemporaryDir dir;
+        const std::string out = dir.filePath("imported.trace").toStdString();
+        const ImportSummary s = BpftraceImport::run(in, out);
+        // Independent counts: exec lines; the cache's mmaps (the fd last opened on
+        // ld.so.cache) and munmaps; libc's mmaps.
+        std::ifstream f(in);
+        std::map<std::string, std::string> fdPath;  // "pid fd" -> path
+        std::uint64_t execs = 0, cacheMaps = 0, munmaps = 0, libcMaps = 0, exits = 0;
+        for (std::string line; std::getline(f, line);) {
+            std::istringstream w(line);
+            std::string t, cpu, pid, comm, ev;
+            if (!(w >> t >> cpu >> pid >> comm >> ev)) continue;
+            std::map<std::string, std::string> kv;
+            for (std::string x; w >> x;)
+                kv[x.substr(0, x.find('='))] = x.substr(x.find('=') + 1);
+            if (ev == "exec") ++execs;
+            if (ev == "exit_mmap") ++exits;
+            if (ev == "open") fdPath[pid + " " + kv["fd"]] = kv["path"];
+            if (ev == "munmap") ++munmaps;
+            if (ev == "mmap" && kv["fd"] != "4294967295") {
+                const std::string& p = fdPath[pid + " " + kv["fd"]];
+                cacheMaps += p == "/etc/ld.so.cache";
+                libcMaps += p.find("libc.so.6") != std::string::npos;
+            }
+        }
+        QCOMPARE(s.execs, execs);
+        TraceReader reader(out);
+        const TraceStats st = TraceStats::of(reader);
+        QCOMPARE(st.execs, execs);
+        std::map<std::string, TraceFileStats> byPath;
+        for (const auto& fs : st.files)
+            byPath[fs.path] = fs;
+        const TraceFileStats& cache = byPath["/etc/ld.so.cache"];
+        QCOMPARE(cache.inserts, cacheMaps);
+        QCOMPARE(cache.removes, munmaps);  // every munmap in the recording is the cache's
+        QCOMPARE(cache.lockHolds, cacheMaps + munmaps);
+        const TraceFileStats& libc = byPath["/lib/x86_64-linux-gnu/libc.so.6"];
+        QCOMPARE(libcMaps, 4 * execs);  // the big mapping and three MAP_FIXED segments
+        // Per exec (docs/recipe.md, without the RELRO split, which needs mprotect): the 4
+        // mappings insert 1 + (2 x 2 + 1) + (2 + 1) + (2 + 1) = 12; 13 holds with teardown.
+        QCOMPARE(libc.inserts, 12 * execs);
+        QCOMPARE(libc.lockHolds, 13 * execs);
+        QCOMPARE(libc.finalVmas, libc.inserts - libc.removes);
+        QCOMPARE(exits, execs);
+        // The kernel's execve mappings are inferred, and said to be.
+        QVERIFY(st.inferredEvents > 0 && st.inferredEvents == s.inferred);
+        QCOMPARE(byPath["./execl"].inserts, 6 * execs);  // 1 + split 2 + 3 segments, per exec
+    }
+
+    void malformedRecordingsNameTheLine() {
+        QTemporaryDir dir;
+        const std::string in = dir.filePath("r.bt.txt").toStdString();
+        const std::pair<const char*, const char*> cases[] = {
+            {"# header\n100 0 1 x exec file=a\nnot a line\n", "expected"},
+            {"100 0 1 x exec file=a\n101 0 1 x fork child=2\n", "no known event"},
+            {"100 0 1 x mmap addr=zz len=0x1000 prot=0x1 flags=0x2 fd=3 off=0x0\n",
+             "not a hex number"},
+            {"100 0 1 x munmap addr=0x1000\n", "without len="},
+        };
+        for (const auto& [text, reason] : cases) {
+            spit(in, text);
+            try {
+                BpftraceImport::run(in, dir.filePath("o.trace").toStdString());
+                QFAIL(reason);
+            } catch (const TraceError& e) {
+                QVERIFY2(e.reason().find(reason) != std::string::npos, e.what());
+                QVERIFY(e.line() >= 1);
+            }
+        }
+    }
+
+    void perfettoJsonHasATrackPerCpu() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("p.trace").toStdString();
+        record(path, "split-locks", 24, 3000);
+        const std::string json = dir.filePath("p.json").toStdString();
+        TraceReader reader(path);
+        const PerfettoSummary s = exportPerfetto(reader, json);
+        QFile f(QString::fromStdString(json));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
+        QCOMPARE(err.error, QJsonParseError::NoError);
+        std::set<int> named, used;
+        std::set<QString> names;
+        for (const auto& v : doc.object()["traceEvents"].toArray()) {
+            const QJsonObject o = v.toObject();
+            if (o["ph"] == "M" && o["name"] == "thread_name") named.insert(o["tid"].toInt());
+            if (o["ph"] == "X") {
+                used.insert(o["tid"].toInt());
+                names.insert(o["name"].toString());
+                QVERIFY(o["dur"].toDouble() >= 0);
+            }
+        }
+        QVERIFY(!used.empty());
+        QVERIFY(std::includes(named.begin(), named.end(), used.begin(), used.end()));
+        QVERIFY(names.count("libc.so.6/node0"));
+        QVERIFY(names.count("whole-file walk"));
+        QVERIFY(names.count("exec"));
+        QCOMPARE(s.tracks, named.size());
+    }
+};
+
+IMMAP_TEST_SUITE(TestTrace);
+#include "TestTrace.moc"
