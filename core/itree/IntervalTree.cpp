@@ -37,6 +37,26 @@ void IntervalTree::remove(Node* node) {
     }
 }
 
+void IntervalTree::capture(std::vector<LinkRecord>& out) const {
+    out.clear();
+    out.reserve(size_);
+    for (Node* n = leftmost_; n; n = next(n))
+        out.push_back({n, n->parent(), n->left_, n->right_, n->color(), n->subtreeLast_});
+}
+
+void IntervalTree::restore(const std::vector<LinkRecord>& links, Node* root, Node* leftmost) {
+    for (const LinkRecord& r : links) {
+        r.node->parentColor_ =
+            reinterpret_cast<std::uintptr_t>(r.parent) | static_cast<std::uintptr_t>(r.color);
+        r.node->left_ = r.left;
+        r.node->right_ = r.right;
+        r.node->subtreeLast_ = r.subtreeLast;
+    }
+    root_ = root;
+    leftmost_ = leftmost;
+    size_ = links.size();
+}
+
 Node* IntervalTree::next(const Node* node) {
     if (node->right_) {
         node = node->right_;

@@ -7,6 +7,7 @@
 // colours and subtree_last values.
 
 #include <cstddef>
+#include <vector>
 
 #include "Node.h"
 
@@ -51,6 +52,20 @@ public:
         root_ = leftmost_ = nullptr;
         size_ = 0;
     }
+
+    // A tree's exact structure, for checkpoints: every node with its links, colour and
+    // subtree_last. capture() records it; restore() puts it back on the same or other nodes
+    // (the caller maps them) without running any algorithm, so the shape is the recorded one.
+    struct LinkRecord {
+        Node* node;
+        Node* parent;
+        Node* left;
+        Node* right;
+        Color color;
+        Index subtreeLast;
+    };
+    void capture(std::vector<LinkRecord>& out) const;
+    void restore(const std::vector<LinkRecord>& links, Node* root, Node* leftmost);
 
     // When set, every following update records its primitive steps (see StepRecorder.h).
     void setRecorder(StepRecorder* recorder) { recorder_ = recorder; }

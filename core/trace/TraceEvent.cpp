@@ -2,6 +2,8 @@
 
 #include <charconv>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace immap::trace {
 
@@ -43,28 +45,49 @@ const char* code(SimEvent::Kind k) {
 
 bool kindOf(const char* c, std::size_t n, SimEvent::Kind& k) {
     if (n != 2) return false;
-    static const std::pair<const char*, SimEvent::Kind> table[] = {
-        {"eb", SimEvent::ExecBegin},
-        {"ee", SimEvent::ExecEnd},
-        {"lw", SimEvent::LockWait},
-        {"la", SimEvent::LockAcquire},
-        {"lr", SimEvent::LockRelease},
-        {"ti", SimEvent::TreeInsert},
-        {"tr", SimEvent::TreeRemove},
-        {"wb", SimEvent::WalkBegin},
-        {"we", SimEvent::WalkEnd},
-        {"wa", SimEvent::WalkArrive},
-        {"ws", SimEvent::WindowStart},
-        {"kw", SimEvent::KernelLockWait},
-        {"ka", SimEvent::KernelLockAcquired},
-    };
-    for (const auto& [text, kind] : table) {
-        if (c[0] == text[0] && c[1] == text[1]) {
-            k = kind;
+    switch ((c[0] << 8) | c[1]) {
+        case ('e' << 8) | 'b':
+            k = SimEvent::ExecBegin;
             return true;
-        }
+        case ('e' << 8) | 'e':
+            k = SimEvent::ExecEnd;
+            return true;
+        case ('l' << 8) | 'w':
+            k = SimEvent::LockWait;
+            return true;
+        case ('l' << 8) | 'a':
+            k = SimEvent::LockAcquire;
+            return true;
+        case ('l' << 8) | 'r':
+            k = SimEvent::LockRelease;
+            return true;
+        case ('t' << 8) | 'i':
+            k = SimEvent::TreeInsert;
+            return true;
+        case ('t' << 8) | 'r':
+            k = SimEvent::TreeRemove;
+            return true;
+        case ('w' << 8) | 'b':
+            k = SimEvent::WalkBegin;
+            return true;
+        case ('w' << 8) | 'e':
+            k = SimEvent::WalkEnd;
+            return true;
+        case ('w' << 8) | 'a':
+            k = SimEvent::WalkArrive;
+            return true;
+        case ('w' << 8) | 's':
+            k = SimEvent::WindowStart;
+            return true;
+        case ('k' << 8) | 'w':
+            k = SimEvent::KernelLockWait;
+            return true;
+        case ('k' << 8) | 'a':
+            k = SimEvent::KernelLockAcquired;
+            return true;
+        default:
+            return false;
     }
-    return false;
 }
 
 template <class T>
@@ -80,18 +103,62 @@ struct Fields {
     const char* end;
     bool ok = true;
 
+    // Decimal (optionally negative) or hex digits up to the next space or the end. Hand-rolled:
+    // this is the replay's innermost loop. Overflow is refused, as from_chars would.
     template <class T>
     T num(int base = 10) {
         if (!ok) return T{};
         if (p < end && *p == ' ') ++p;
-        T v{};
-        const auto r = std::from_chars(p, end, v, base);
-        if (r.ec != std::errc() || (r.ptr < end && *r.ptr != ' ')) {
+        bool negative = false;
+        if constexpr (std::is_signed_v<T>) {
+            if (p < end && *p == '-') {
+                negative = true;
+                ++p;
+            }
+        }
+        const char* start = p;
+        std::uint64_t v = 0;
+        constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+        while (p < end && *p != ' ') {
+            unsigned d;
+            const char c = *p;
+            if (c >= '0' && c <= '9')
+                d = static_cast<unsigned>(c - '0');
+            else if (base == 16 && c >= 'a' && c <= 'f')
+                d = static_cast<unsigned>(c - 'a' + 10);
+            else if (base == 16 && c >= 'A' && c <= 'F')
+                d = static_cast<unsigned>(c - 'A' + 10);
+            else {
+                ok = false;
+                return T{};
+            }
+            if (v > (kMax - d) / static_cast<unsigned>(base)) {
+                ok = false;
+                return T{};
+            }
+            v = v * static_cast<unsigned>(base) + d;
+            ++p;
+        }
+        if (p == start) {
             ok = false;
             return T{};
         }
-        p = r.ptr;
-        return v;
+        if constexpr (std::is_signed_v<T>) {
+            const auto limit =
+                static_cast<std::uint64_t>(std::numeric_limits<T>::max()) + (negative ? 1 : 0);
+            if (v > limit) {
+                ok = false;
+                return T{};
+            }
+            return negative ? static_cast<T>(-static_cast<std::int64_t>(v - 1) - 1)
+                            : static_cast<T>(v);
+        } else {
+            if (v > std::numeric_limits<T>::max()) {
+                ok = false;
+                return T{};
+            }
+            return static_cast<T>(v);
+        }
     }
     char ch() {
         if (p < end && *p == ' ') ++p;

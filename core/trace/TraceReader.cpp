@@ -63,6 +63,19 @@ bool TraceReader::fill() {
     return n > 0;
 }
 
+void TraceReader::seek(std::uint64_t offset, std::uint64_t line) {
+    if (std::fseek(file_, static_cast<long>(offset), SEEK_SET) != 0)
+        throw TraceError(path_, line, std::string("cannot seek: ") + std::strerror(errno));
+    buf_.clear();
+    pos_ = 0;
+    eof_ = false;
+    line_ = line;
+    consumed_ = offset;
+    error_.clear();
+    errorReason_.clear();
+    errorLine_ = 0;
+}
+
 void TraceReader::fail(std::uint64_t line, const std::string& reason) {
     errorLine_ = line;
     errorReason_ = reason;

@@ -28,6 +28,9 @@ public:
     const std::string& errorReason() const { return errorReason_; }
     std::uint64_t line() const { return line_; }
     std::uint64_t bytesRead() const { return consumed_; }
+    // Goes back (or forward) to a line start seen earlier: `offset` = bytesRead() and
+    // `line` = line() at that point. Clears any error.
+    void seek(std::uint64_t offset, std::uint64_t line);
     const std::string& path() const { return path_; }
 
 private:

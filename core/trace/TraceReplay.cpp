@@ -26,10 +26,130 @@ TraceReplay::TraceReplay(const TraceHeader& header) : header_(header) {
 
 TraceReplay::Vma& TraceReplay::vma(std::uint32_t id) {
     if (id >= vmas_.size()) vmas_.resize(static_cast<std::size_t>(id) + 1);
-    return vmas_[id];
+    Vma& v = vmas_[id];
+    v.id = id;
+    return v;
+}
+
+struct TraceReplay::Snapshot {
+    struct Live {
+        std::uint32_t id;
+        itree::Index start, last;
+        int file, tree, home;
+    };
+    struct Link {
+        std::uint32_t node, parent, left, right;
+        itree::Color color;
+        itree::Index subtreeLast;
+    };
+    struct Tree {
+        std::vector<Link> links;
+        std::uint32_t root = kNone, leftmost = kNone;
+    };
+    static constexpr std::uint32_t kNone = ~0u;
+    std::size_t vmaSlots = 0;
+    std::vector<Live> live;
+    std::vector<std::vector<Tree>> trees;  // per file, per tree
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> counts;
+    std::vector<sim::RwSemModel> locks;
+    std::vector<Agent> agentsByIndex;
+    std::unordered_map<std::int32_t, Agent> agents;
+    bool inWindow = false, started = false;
+    std::int64_t windowStart = 0, end = 0, now = 0;
+    std::vector<std::int64_t> walkLatencies;
+    std::uint64_t events = 0, reads = 0, holds = 0, treeOps = 0;
+};
+
+std::shared_ptr<const TraceReplay::Snapshot> TraceReplay::snapshot() const {
+    auto s = std::make_shared<Snapshot>();
+    auto idOf = [](const itree::Node* n) {
+        return n ? static_cast<const Vma*>(n)->id : Snapshot::kNone;
+    };
+    s->vmaSlots = vmas_.size();
+    std::vector<itree::IntervalTree::LinkRecord> links;
+    for (const File& f : files_) {
+        s->counts.push_back({f.inserts, f.removes});
+        auto& trees = s->trees.emplace_back();
+        for (const auto& t : f.trees) {
+            Snapshot::Tree& st = trees.emplace_back();
+            t->capture(links);
+            for (const auto& l : links) {
+                st.links.push_back({idOf(l.node), idOf(l.parent), idOf(l.left), idOf(l.right),
+                                    l.color, l.subtreeLast});
+                const Vma& v = *static_cast<const Vma*>(l.node);
+                s->live.push_back({v.id, v.start, v.last, v.file, v.tree, v.home});
+            }
+            st.root = idOf(t->root());
+            st.leftmost = idOf(t->leftmost());
+        }
+    }
+    s->locks = locks_;
+    s->agents = agents_;
+    s->agentsByIndex = agentsByIndex_;
+    s->inWindow = inWindow_;
+    s->started = started_;
+    s->windowStart = windowStart_;
+    s->end = end_;
+    s->now = now_;
+    s->walkLatencies = walkLatencies_;
+    s->events = events_;
+    s->reads = reads_.reads;
+    s->holds = holds_;
+    s->treeOps = treeOps_;
+    return s;
+}
+
+void TraceReplay::restore(const Snapshot& s) {
+    vmas_.clear();
+    vmas_.resize(s.vmaSlots);
+    for (std::size_t i = 0; i < vmas_.size(); ++i)
+        vmas_[i].id = static_cast<std::uint32_t>(i);
+    for (const Snapshot::Live& l : s.live) {
+        Vma& v = vmas_[l.id];
+        v.start = l.start;
+        v.last = l.last;
+        v.file = l.file;
+        v.tree = l.tree;
+        v.home = l.home;
+        v.inTree = true;
+    }
+    auto ptr = [&](std::uint32_t id) -> itree::Node* {
+        return id == Snapshot::kNone ? nullptr : &vmas_[id];
+    };
+    std::vector<itree::IntervalTree::LinkRecord> links;
+    for (std::size_t f = 0; f < files_.size(); ++f) {
+        files_[f].inserts = s.counts[f].first;
+        files_[f].removes = s.counts[f].second;
+        for (std::size_t t = 0; t < files_[f].trees.size(); ++t) {
+            const Snapshot::Tree& st = s.trees[f][t];
+            links.clear();
+            for (const Snapshot::Link& l : st.links)
+                links.push_back({ptr(l.node), ptr(l.parent), ptr(l.left), ptr(l.right), l.color,
+                                 l.subtreeLast});
+            files_[f].trees[t]->restore(links, ptr(st.root), ptr(st.leftmost));
+        }
+    }
+    locks_ = s.locks;
+    agents_ = s.agents;
+    agentsByIndex_ = s.agentsByIndex;
+    inWindow_ = s.inWindow;
+    started_ = s.started;
+    windowStart_ = s.windowStart;
+    end_ = s.end;
+    now_ = s.now;
+    walkLatencies_ = s.walkLatencies;
+    events_ = s.events;
+    reads_.reads = s.reads;
+    holds_ = s.holds;
+    treeOps_ = s.treeOps;
 }
 
 TraceReplay::Agent& TraceReplay::agent(std::int32_t id) {
+    if (id >= 0 && id < kDenseAgents) {
+        if (static_cast<std::size_t>(id) >= agentsByIndex_.size())
+            agentsByIndex_.resize(static_cast<std::size_t>(id) + 1);
+        return agentsByIndex_[static_cast<std::size_t>(id)];
+    }
     return agents_[id];
 }
 
@@ -178,9 +298,8 @@ sim::SimResult TraceReplay::result() const {
     r.warmupMs = static_cast<double>(from) / 1e6;
     // The simulator's estimator, over the copies (agents 0..copies-1).
     for (unsigned c = 0; c < header_.copies; ++c) {
-        const auto it = agents_.find(static_cast<std::int32_t>(c));
-        if (it == agents_.end()) continue;
-        const Agent& a = it->second;
+        if (c >= agentsByIndex_.size()) continue;
+        const Agent& a = agentsByIndex_[c];
         r.execs += a.execsInWindow;
         if (a.execsInWindow >= 2 && a.lastExecEnd > a.firstExecEnd) {
             r.execsPerSecond += static_cast<double>(a.execsInWindow - 1) * 1e9 /

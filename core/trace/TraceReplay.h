@@ -44,8 +44,15 @@ public:
     }
     std::int64_t now() const { return now_; }
 
+    // Everything a replay knows at this point, to come back to it later (seeking). Holds only
+    // the VMAs in trees, so a checkpoint costs what the trees hold, not what the trace held.
+    struct Snapshot;
+    std::shared_ptr<const Snapshot> snapshot() const;
+    void restore(const Snapshot& s);
+
 private:
     struct Vma : itree::Node {
+        std::uint32_t id = 0;
         int file = -1;
         int tree = -1;
         int home = 0;
@@ -70,7 +77,9 @@ private:
     std::vector<File> files_;
     std::deque<Vma> vmas_;  // by id; a deque never moves what the trees link to
     std::vector<sim::RwSemModel> locks_;
-    std::unordered_map<std::int32_t, Agent> agents_;
+    std::vector<Agent> agentsByIndex_;  // ids 0..kDenseAgents-1 (copies, walkers, small pids)
+    std::unordered_map<std::int32_t, Agent> agents_;  // the rest
+    static constexpr std::int32_t kDenseAgents = 1 << 16;
     bool inWindow_ = false;
     std::int64_t windowStart_ = 0;
     std::int64_t end_ = 0;

@@ -6,16 +6,19 @@
 // under 1 s).
 //   trace_bench [--quick]
 #include <unistd.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "sim/Simulator.h"
 #include "topology/Topology.h"
 #include "trace/BpftraceImport.h"
+#include "trace/TraceCursor.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceReplay.h"
 #include "trace/TraceWriter.h"
@@ -109,6 +112,25 @@ int main(int argc, char** argv) {
     std::printf(
         "full replay      %8.3f s  %6.1f M events/s  ratio %.2f  (target >= 5 M events/s)\n",
         replay, static_cast<double>(events) / replay / 1e6, split / replay);
+
+    // Scrubbing: index the trace once, then seek to random events.
+    t0 = Clock::now();
+    trace::TraceCursor cursor(path);
+    const double index = secondsSince(t0);
+    std::vector<double> seeks;
+    std::uint64_t x = 12345;
+    for (int i = 0; i < (quick ? 5 : 50); ++i) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        const std::uint64_t target = (x >> 11) % (cursor.events() + 1);
+        const auto s0 = Clock::now();
+        cursor.seek(target);
+        seeks.push_back(secondsSince(s0) * 1e3);
+    }
+    std::sort(seeks.begin(), seeks.end());
+    std::printf(
+        "seek: index %.2f s (%zu checkpoints), %zu random seeks: median %.1f ms, max %.1f ms "
+        "(target < 100 ms)\n",
+        index, cursor.checkpoints(), seeks.size(), seeks[seeks.size() / 2], seeks.back());
 
     // Import of the shipped recording, best of three.
     double best = 1e9;
