@@ -338,7 +338,7 @@ void MainWindow::selectId(int id) {
 void MainWindow::runOps(std::unique_ptr<session::StepPlayer> player) {
     anim_->drop();
     model_->refresh();
-    anim_->start(std::move(player), !headless_);
+    anim_->start(std::move(player), autoplay_ && !headless_);
     selectId(selected_ >= 0 && session_.trees().entry(selected_).alive ? selected_ : -1);
     refreshStatus();
 }

@@ -37,6 +37,8 @@ public:
     bool setView(const QString& name);
     // Where errors go in --screenshot mode: stderr instead of a dialog.
     void setHeadless(bool headless) { headless_ = headless; }
+    // Whether a new update starts playing at once (tests step it by hand).
+    void setAutoplay(bool on) { autoplay_ = on; }
     QString lastError() const { return lastError_; }
 
     session::Session& session() { return session_; }
@@ -86,6 +88,7 @@ private:
     session::Session session_;
     bool persist_;
     bool headless_ = false;
+    bool autoplay_ = true;
     QString lastError_;
     QTabWidget* tabs_ = nullptr;
     views::SplitView* split_ = nullptr;

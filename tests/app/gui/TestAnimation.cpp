@@ -1,0 +1,140 @@
+// Step animation in the window: forward to the end and back to the start gives the picture from
+// before; shortcuts drive the player; captions name the kernel step; exec/exit run recipes.
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "MainWindow.h"
+#include "Suites.h"
+
+using namespace immap;
+
+namespace {
+
+QImage still(gui::MainWindow& w) {
+    for (views::TreeView* v : w.findChildren<views::TreeView*>())
+        v->finishMotion();
+    return w.splitView()->grab().toImage();
+}
+
+void open(gui::MainWindow& w) {
+    QCoreApplication::setOrganizationName(QStringLiteral("immap-lab-tests"));
+    w.setAutoplay(false);
+    QVERIFY(w.openSource(QStringLiteral("synthetic:libc?processes=60&seed=2"),
+                         QStringLiteral("synthetic:numa:4 core:4 pu:1")));
+    w.resize(1400, 900);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+}
+
+}  // namespace
+
+class TestAnimation : public QObject {
+    Q_OBJECT
+private slots:
+    void forwardToEndAndBackIsThePictureFromBefore() {
+        gui::MainWindow w(false);
+        open(w);
+        const QImage before = still(w);
+        w.insertVma(session::ExecRecipe::vma(999, 2, 0x30, 0x40, "r--p"));
+        auto* player = w.animation()->player();
+        QVERIFY(player && player->count() > 5);
+        QCOMPARE(still(w), before);  // at the start the picture has not changed yet
+        int steps = 0;
+        while (!player->atEnd()) {
+            w.animation()->forward();
+            ++steps;
+        }
+        QCOMPARE(steps, int(player->count()));
+        const QImage end = still(w);
+        QVERIFY(end != before);
+        QCOMPARE(w.splitView()->single()->tree().nodes.size(), std::size_t{301});
+        while (!player->atStart())
+            w.animation()->back();
+        QCOMPARE(still(w), before);
+        QCOMPARE(w.splitView()->single()->tree().nodes.size(), std::size_t{300});
+        // Forward again lands on the same end picture: the replay is exact both ways.
+        w.animation()->toEnd();
+        QCOMPARE(still(w), end);
+    }
+
+    void shortcutsDriveThePlayer() {
+        gui::MainWindow w(false);
+        open(w);
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        w.execProcess();
+        auto* player = w.animation()->player();
+        QVERIFY(player);
+        QCOMPARE(player->position(), std::size_t{0});
+        QTest::keyClick(&w, Qt::Key_Right);
+        QTest::keyClick(&w, Qt::Key_Right);
+        QCOMPARE(player->position(), std::size_t{2});
+        QTest::keyClick(&w, Qt::Key_Left);
+        QCOMPARE(player->position(), std::size_t{1});
+        QTest::keyClick(&w, Qt::Key_End);
+        QVERIFY(player->atEnd());
+        QTest::keyClick(&w, Qt::Key_Home);
+        QVERIFY(player->atStart());
+        QSignalSpy playing(w.animation(), &gui::AnimationController::playingChanged);
+        QTest::keyClick(&w, Qt::Key_Space);
+        QVERIFY(w.animation()->playing());
+        QTest::keyClick(&w, Qt::Key_Plus);
+        QTest::keyClick(&w, Qt::Key_Plus);
+        QCOMPARE(w.animation()->speed(), 4.0);
+        QTRY_VERIFY_WITH_TIMEOUT(player->position() >= 3, 3000);
+        QTest::keyClick(&w, Qt::Key_Space);
+        QVERIFY(!w.animation()->playing());
+        QCOMPARE(playing.count(), 2);
+        QCOMPARE(w.controls()->slider()->value(), int(player->position()));
+    }
+
+    void captionsNameTheKernelStep() {
+        gui::MainWindow w(false);
+        open(w);
+        w.execProcess();
+        w.animation()->forward();
+        QVERIFY2(w.controls()->caption().contains(
+                     QStringLiteral("single tree, vma_interval_tree_insert: insert pid")),
+                 qPrintable(w.controls()->caption()));
+        // Somewhere in five inserts into six trees the fix-up runs; its caption names the case.
+        bool fixup = false;
+        while (!w.animation()->player()->atEnd()) {
+            w.animation()->forward();
+            fixup = fixup || w.controls()->caption().contains(QStringLiteral("insert fix-up"));
+        }
+        QVERIFY(fixup);
+    }
+
+    void execAndExitRunTheirRecipes() {
+        gui::MainWindow w(false);
+        open(w);
+        const auto find = [&](const QString& text) {
+            for (QPushButton* b : w.controls()->findChildren<QPushButton*>())
+                if (b->text() == text) return b;
+            return static_cast<QPushButton*>(nullptr);
+        };
+        find(QStringLiteral("exec"))->click();
+        w.animation()->toEnd();
+        QCOMPARE(w.splitView()->single()->tree().nodes.size(), std::size_t{305});
+        QCOMPARE(w.tableView()->model()->rowCount(), 305);
+        // exit the process of a selected VMA: all its VMAs of this file go.
+        const int id = w.tableView()->model()->idAt(0);
+        const auto pid = w.session().trees().entry(id).vma.pid;
+        w.selectId(id);
+        find(QStringLiteral("exit"))->click();
+        w.animation()->toEnd();
+        QCOMPARE(w.splitView()->single()->tree().nodes.size(), std::size_t{300});
+        QVERIFY(w.session().trees().idsOfPid(pid).empty());
+        // Remove one by clicking its node, then Delete.
+        views::TreeView* single = w.splitView()->single();
+        const int root = single->tree().root;
+        QTest::mouseClick(single, Qt::LeftButton, {}, single->layout().center(root).toPoint());
+        QTest::keyClick(single, Qt::Key_Delete);
+        w.animation()->toEnd();
+        QCOMPARE(w.splitView()->single()->tree().nodes.size(), std::size_t{299});
+    }
+};
+
+IMMAP_TEST_SUITE(TestAnimation);
+#include "TestAnimation.moc"
