@@ -12,7 +12,15 @@ SplitView::SplitView(QWidget* parent) : QWidget(parent) {
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(0);
     auto* splitter = new QSplitter(Qt::Vertical, this);
-    single_ = new TreeView(splitter);
+    // The single tree with its page axis under it.
+    auto* upper = new QWidget(splitter);
+    auto* upperBox = new QVBoxLayout(upper);
+    upperBox->setContentsMargins(0, 0, 0, 0);
+    upperBox->setSpacing(0);
+    single_ = new TreeView(upper);
+    axis_ = new PageAxis(upper);
+    upperBox->addWidget(single_, 1);
+    upperBox->addWidget(axis_);
     auto* lower = new QWidget(splitter);
     auto* lowerBox = new QVBoxLayout(lower);
     lowerBox->setContentsMargins(0, 4, 0, 0);
@@ -26,7 +34,7 @@ SplitView::SplitView(QWidget* parent) : QWidget(parent) {
     grid->setSpacing(3);
     lowerBox->addWidget(heading_);
     lowerBox->addWidget(grid_, 1);
-    splitter->addWidget(single_);
+    splitter->addWidget(upper);
     splitter->addWidget(lower);
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);

@@ -6,6 +6,7 @@
 #include <QWidget>
 #include <vector>
 
+#include "PageAxis.h"
 #include "TreeView.h"
 
 namespace immap::views {
@@ -18,6 +19,7 @@ public:
     void setPartCount(int n);
     int partCount() const { return static_cast<int>(parts_.size()); }
     TreeView* single() const { return single_; }
+    PageAxis* pageAxis() const { return axis_; }
     TreeView* part(int i) const { return parts_[static_cast<std::size_t>(i)]; }
     // The heading over the grid: policy and memory per inode.
     void setHeading(const QString& text);
@@ -30,6 +32,7 @@ signals:
 
 private:
     TreeView* single_;
+    PageAxis* axis_;
     QLabel* heading_;
     QWidget* grid_;
     std::vector<TreeView*> parts_;

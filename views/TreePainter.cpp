@@ -67,15 +67,19 @@ private:
     bool any_ = false;
 };
 
+enum class Place { Below, Right, Above };
+
 void drawLabel(QPainter& p, const QPointF& c, double r, const DrawNode& n, bool flash,
-               bool beside) {
+               Place place) {
     const QString a = TreePainter::intervalText(n);
     const QString b = TreePainter::subtreeText(n);
     const QFontMetrics fm = p.fontMetrics();
     const int w = std::max(fm.horizontalAdvance(a), fm.horizontalAdvance(b)) + 6;
     const int h = fm.height();
-    const QRectF box = beside ? QRectF(c.x() + r + 4, c.y() - h - 1, w, 2 * h + 2)
-                              : QRectF(c.x() - w / 2.0, c.y() + r + 3, w, 2 * h + 2);
+    const QRectF box = place == Place::Right ? QRectF(c.x() + r + 4, c.y() - h - 1, w, 2 * h + 2)
+                       : place == Place::Below
+                           ? QRectF(c.x() - w / 2.0, c.y() + r + 3, w, 2 * h + 2)
+                           : QRectF(c.x() - w / 2.0, c.y() - r - 5 - 2 * h, w, 2 * h + 2);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(255, 255, 255, 225));
     p.drawRoundedRect(box, 3, 3);
@@ -155,7 +159,8 @@ void TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLayout& l,
     std::vector<int> discs;
     for (int i = lo; i <= hi; ++i) {
         const std::uint16_t f = flagsOf(i);
-        if (l.detail(i) == TreeLayout::Detail::Dot && !(f & ~kFlagHover) && !decor.positions) {
+        // While nodes move, dots stay put: only discs are readable enough to be worth moving.
+        if (l.detail(i) == TreeLayout::Detail::Dot && !(f & ~kFlagHover)) {
             raster.add(l.center(i).x(), l.depth[static_cast<std::size_t>(i)],
                        tree.nodes[static_cast<std::size_t>(i)].red);
         } else {
@@ -190,17 +195,18 @@ void TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLayout& l,
         const bool labelled = d == TreeLayout::Detail::Label || d == TreeLayout::Detail::Side;
         if (!labelled && !(f & (kFlagFocus | kFlagFlash))) continue;
         const double r = std::max(l.radiusFor(i), 5.0);
-        const bool beside = d != TreeLayout::Detail::Label;
-        drawLabel(p, pos(i), r, tree.nodes[static_cast<std::size_t>(i)], f & kFlagFlash, beside);
+        drawLabel(p, pos(i), r, tree.nodes[static_cast<std::size_t>(i)], f & kFlagFlash,
+                  d == TreeLayout::Detail::Label ? Place::Below : Place::Right);
     }
     if (decor.pending) {
         // The new node waits beside the node it is compared with, dashed: not in the tree yet.
         const double r = std::max(l.radius(), 7.0);
-        QPointF c = decor.pendingNear >= 0 ? pos(decor.pendingNear) + QPointF(r * 2.6, -r * 2.6)
-                                           : QPointF(clip.center().x(), clip.top() + r * 3);
+        // Up and to the left, its label above it: the compared node's label is on its right.
+        QPointF c = decor.pendingNear >= 0 ? pos(decor.pendingNear) + QPointF(-r * 3.2, -r * 3.2)
+                                           : QPointF(clip.center().x(), clip.top() + 60);
         drawDisc(p, c, r, *decor.pending, 0);
         halo(p, c, r + 3, NodePalette::focus(), 2, Qt::DashLine);
-        drawLabel(p, c, r, *decor.pending, false, true);
+        drawLabel(p, c, r, *decor.pending, false, Place::Above);
     }
     p.restore();
 }

@@ -211,18 +211,28 @@ void TreeView::paintLegend(QPainter& p, const QRect& rect) {
         p.drawText(QPoint(x + 15, y + fm.ascent() / 2 - 1), label);
         x += 22 + fm.horizontalAdvance(label);
     }
-    if (!highlight_.focus.empty() || !highlight_.path.empty()) {
+    const bool walking = !walkVisited_.empty() || !walkPruned_.empty();
+    if (walking || !highlight_.focus.empty() || !highlight_.path.empty()) {
         x += 10;
-        const std::pair<QColor, QString> marks[] = {{NodePalette::path(), tr("descent path")},
-                                                    {NodePalette::focus(), tr("this step")},
-                                                    {NodePalette::flash(), tr("subtree_last")}};
-        for (const auto& [c, text] : marks) {
-            p.setPen(QPen(c, 3));
-            p.setBrush(Qt::NoBrush);
+        struct Mark {
+            QColor color;
+            QString text;
+            bool filled;
+        };
+        const std::vector<Mark> marks =
+            walking ? std::vector<Mark>{{QColor(0x80, 0xb0, 0xe0), tr("visited"), true},
+                                        {NodePalette::match(), tr("maps the pages"), true},
+                                        {QColor(0x90, 0x90, 0x90), tr("pruned subtree"), false}}
+                    : std::vector<Mark>{{NodePalette::path(), tr("descent path"), false},
+                                        {NodePalette::focus(), tr("this step"), false},
+                                        {NodePalette::flash(), tr("subtree_last written"), true}};
+        for (const Mark& m : marks) {
+            p.setPen(m.filled ? Qt::NoPen : QPen(m.color, 3));
+            p.setBrush(m.filled ? QBrush(m.color) : Qt::NoBrush);
             p.drawEllipse(QPointF(x + 6, y), 5, 5);
             p.setPen(QColor(0x33, 0x33, 0x33));
-            p.drawText(QPoint(x + 15, y + fm.ascent() / 2 - 1), text);
-            x += 24 + fm.horizontalAdvance(text);
+            p.drawText(QPoint(x + 15, y + fm.ascent() / 2 - 1), m.text);
+            x += 24 + fm.horizontalAdvance(m.text);
         }
     }
 }

@@ -14,7 +14,7 @@ int AnimationController::interval() const {
     return static_cast<int>(kBaseIntervalMs / speed_);
 }
 
-void AnimationController::start(std::unique_ptr<session::StepPlayer> player, bool autoplay) {
+void AnimationController::start(std::unique_ptr<session::Playback> player, bool autoplay) {
     pause();
     player_ = std::move(player);
     emit changed(false);

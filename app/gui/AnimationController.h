@@ -1,12 +1,13 @@
 #pragma once
-// Drives a session::StepPlayer in time: play/pause on a timer at a speed preset, single steps,
-// seeks. Says when the shown state changed; MainWindow redraws the views from the player.
+// Drives a session::Playback (a recorded update or an rmap walk) in time: play/pause on a timer at
+// a speed preset, single steps, seeks. Says when the shown state changed; MainWindow redraws the
+// views from the player.
 
 #include <QObject>
 #include <QTimer>
 #include <memory>
 
-#include "session/StepPlayer.h"
+#include "session/Playback.h"
 
 namespace immap::gui {
 
@@ -16,9 +17,9 @@ public:
     explicit AnimationController(QObject* parent = nullptr);
 
     // Replaces the current player (which is dropped: its trees are already final).
-    void start(std::unique_ptr<session::StepPlayer> player, bool autoplay);
+    void start(std::unique_ptr<session::Playback> player, bool autoplay);
     void drop();
-    session::StepPlayer* player() const { return player_.get(); }
+    session::Playback* player() const { return player_.get(); }
     bool playing() const { return timer_.isActive(); }
     double speed() const { return speed_; }
     // Milliseconds per step at the current speed.
@@ -42,7 +43,7 @@ signals:
 private:
     void tick();
 
-    std::unique_ptr<session::StepPlayer> player_;
+    std::unique_ptr<session::Playback> player_;
     QTimer timer_;
     double speed_ = 1;
 };

@@ -10,6 +10,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QVBoxLayout>
 
 #include "InsertVmaDialog.h"
 #include "session/StepCaption.h"
@@ -28,10 +29,17 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
     split_ = new views::SplitView(tabs_);
-    tree_ = new views::TreeView(tabs_);
+    treePage_ = new QWidget(tabs_);
+    tree_ = new views::TreeView(treePage_);
+    treeAxis_ = new views::PageAxis(treePage_);
+    auto* treeBox = new QVBoxLayout(treePage_);
+    treeBox->setContentsMargins(0, 0, 0, 0);
+    treeBox->setSpacing(0);
+    treeBox->addWidget(tree_, 1);
+    treeBox->addWidget(treeAxis_);
     table_ = new views::VmaTableView(model_, tabs_);
     tabs_->addTab(split_, tr("Single + per-node trees"));
-    tabs_->addTab(tree_, tr("Single tree"));
+    tabs_->addTab(treePage_, tr("Single tree"));
     tabs_->addTab(table_, tr("VMA table"));
     setCentralWidget(tabs_);
     buildDocks();
@@ -43,6 +51,9 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     connect(split_, &views::SplitView::removeRequested, this, &MainWindow::removeVma);
     connect(tree_, &views::TreeView::nodeClicked, this, &MainWindow::selectId);
     connect(tree_, &views::TreeView::removeRequested, this, &MainWindow::removeVma);
+    for (views::PageAxis* a : {split_->pageAxis(), treeAxis_})
+        connect(a, &views::PageAxis::rangeChosen, this,
+                [this](quint64 first, quint64 last) { walkPages(first, last); });
     for (views::VmaTableView* t : {table_, tableDock_})
         connect(t, &views::VmaTableView::idSelected, this, &MainWindow::selectId);
     connect(anim_, &AnimationController::changed, this, &MainWindow::refreshTrees);
@@ -165,6 +176,11 @@ void MainWindow::buildMenus() {
     add(tr("&Insert VMA…"), QKeySequence(Qt::Key_Insert), [this] { insertDialog(); });
     add(tr("&Remove selected VMA"), QKeySequence(Qt::Key_Delete), [this] { removeVma(selected_); });
     add(tr("e&xec a new process"), QKeySequence(tr("Ctrl+Shift+X")), [this] { execProcess(); });
+    add(tr("rmap &walk of the selected VMA's pages"), QKeySequence(tr("W")), [this] {
+        if (selected_ < 0) return;
+        const auto& v = session_.trees().entry(selected_).vma;
+        walkPages(v.first(), v.last());
+    });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About immap-lab"), this, [this] {
@@ -180,7 +196,7 @@ bool MainWindow::setView(const QString& name) {
     if (name == QLatin1String("split"))
         tabs_->setCurrentWidget(split_);
     else if (name == QLatin1String("trees") || name == QLatin1String("tree"))
-        tabs_->setCurrentWidget(tree_);
+        tabs_->setCurrentWidget(treePage_);
     else if (name == QLatin1String("table"))
         tabs_->setCurrentWidget(table_);
     else
@@ -226,6 +242,10 @@ void MainWindow::showFile() {
     split_->single()->setLegend(nodes);
     tree_->setLegend(nodes);
     model_->setTreeSet(&set);
+    for (views::PageAxis* a : {split_->pageAxis(), treeAxis_}) {
+        a->setBars(set.pageBars());
+        a->clearRange();
+    }
     refreshTrees(false);
     split_->fitToWindow();
     tree_->fitToWindow();
@@ -236,7 +256,7 @@ void MainWindow::refreshTrees(bool motion) {
     if (!session_.loaded()) return;
     const session::TreeSet& set = session_.trees();
     split_->setPartCount(static_cast<int>(set.splitCount()));
-    const session::StepPlayer* player = anim_->player();
+    const auto* player = dynamic_cast<const session::StepPlayer*>(anim_->player());
     const session::StepHighlight h = player ? player->highlight() : session::StepHighlight{};
     const int ms = std::min(450, anim_->interval() * 2 / 3);
     auto drawOf = [&](TreeId t) {
@@ -249,6 +269,7 @@ void MainWindow::refreshTrees(bool motion) {
         v->setTree(d, motion);
         v->setTitle(title, subtitle);
         v->setSelectedId(selected_);
+        v->setWalk({}, {}, {});
         if (h.tree == t)
             v->setHighlight(h);
         else
@@ -286,15 +307,39 @@ void MainWindow::refreshTrees(bool motion) {
                       .arg(n)
                       .arg(pol.memoryPerInodeBytes(n))
                       .arg(locks.memoryPerInodeBytes(n)));
-    if (player) {
-        controls_->setPosition(static_cast<int>(player->position()),
-                               static_cast<int>(player->count()));
-        controls_->setCaption(QString::fromStdString(player->caption()));
+    if (const auto* walk = dynamic_cast<const session::WalkPlayer*>(anim_->player()))
+        showWalk(*walk);
+    if (const session::Playback* pb = anim_->player()) {
+        controls_->setPosition(static_cast<int>(pb->position()), static_cast<int>(pb->count()));
+        controls_->setCaption(QString::fromStdString(pb->caption()));
     } else {
         controls_->setPosition(0, 0);
         controls_->setCaption(
             tr("Insert or remove a VMA (or run exec / exit) to watch the kernel's steps."));
     }
+}
+
+void MainWindow::showWalk(const session::WalkPlayer& walk) {
+    const session::TreeId current = walk.currentTree();
+    auto mark = [&](views::TreeView* v, session::TreeId t) {
+        const session::WalkPlayer::State st = walk.state(t);
+        v->setWalk(st.visited, st.matches, st.pruned);
+        session::StepHighlight h;
+        if (t == current && st.current >= 0) h.focus.push_back(st.current);
+        v->setHighlight(h);
+    };
+    mark(split_->single(), session::kSingleTree);
+    mark(tree_, session::kSingleTree);
+    for (int i = 0; i < split_->partCount(); ++i)
+        mark(split_->part(i), i + 1);
+    for (views::PageAxis* a : {split_->pageAxis(), treeAxis_})
+        a->setRange(walk.first(), walk.last());
+}
+
+void MainWindow::walkPages(itree::Index first, itree::Index last) {
+    auto walk = std::make_unique<session::WalkPlayer>(session_.trees(), first, last);
+    statusBar()->showMessage(QString::fromStdString(walk->summary()), 15000);
+    anim_->start(std::move(walk), autoplay_ && !headless_);
 }
 
 void MainWindow::refreshStatus() {
@@ -338,6 +383,10 @@ void MainWindow::selectId(int id) {
 void MainWindow::runOps(std::unique_ptr<session::StepPlayer> player) {
     anim_->drop();
     model_->refresh();
+    for (views::PageAxis* a : {split_->pageAxis(), treeAxis_}) {
+        a->setBars(session_.trees().pageBars());
+        a->clearRange();
+    }
     anim_->start(std::move(player), autoplay_ && !headless_);
     selectId(selected_ >= 0 && session_.trees().entry(selected_).alive ? selected_ : -1);
     refreshStatus();

@@ -10,6 +10,8 @@
 
 #include "AnimationController.h"
 #include "session/Session.h"
+#include "session/WalkPlayer.h"
+#include "views/PageAxis.h"
 #include "views/SplitView.h"
 #include "views/StepControls.h"
 #include "views/TreeView.h"
@@ -60,6 +62,9 @@ public:
     void removeVma(int id);
     void execProcess();
     void exitProcess(std::int64_t pid);
+    // An rmap walk of file pages [first, last] over every tree, ready to step through.
+    void walkPages(itree::Index first, itree::Index last);
+    views::PageAxis* treePageAxis() const { return treeAxis_; }
     bool exportView(const QString& path);
 
 protected:
@@ -76,6 +81,7 @@ private:
     void refreshTrees(bool motion);
     void refreshStatus();
     void runOps(std::unique_ptr<session::StepPlayer> player);
+    void showWalk(const session::WalkPlayer& walk);
     void showError(const QString& title, const QString& text);
     bool guarded(const QString& what, const std::function<void()>& load);
     void addRecent(const QString& entry);
@@ -93,6 +99,8 @@ private:
     QTabWidget* tabs_ = nullptr;
     views::SplitView* split_ = nullptr;
     views::TreeView* tree_ = nullptr;
+    QWidget* treePage_ = nullptr;
+    views::PageAxis* treeAxis_ = nullptr;
     views::VmaTableView* table_ = nullptr;
     views::VmaTableView* tableDock_ = nullptr;
     views::VmaTableModel* model_ = nullptr;

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <iostream>
 
+#include "InsertVmaDialog.h"
 #include "MainWindow.h"
 #include "SourceArgs.h"
 
@@ -46,6 +47,15 @@ int main(int argc, char** argv) {
     p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000"});
     p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
     p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
+    p.addOption({"exec-steps",
+                 "Run exec (a new process maps libc) and show it N steps in, paused: for "
+                 "screenshots of the step animation.",
+                 "N"});
+    p.addOption({"walk",
+                 "Start an rmap walk of file pages FIRST[-LAST] (hex with 0x, or decimal) and "
+                 "show it N steps in (--walk-steps, default: all).",
+                 "PAGES"});
+    p.addOption({"walk-steps", "With --walk: how many walk steps to show.", "N"});
     p.addPositionalArgument("source",
                             "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?..., or a "
                             "path (directory, .tar.gz, maps file, topology .xml).",
@@ -93,6 +103,27 @@ int main(int argc, char** argv) {
         }
     }
     if (shot && !ok) return 1;
+    if (p.isSet("exec-steps")) {
+        bool okN = false;
+        const int n = p.value("exec-steps").toInt(&okN);
+        if (!okN || n < 0) return fail("--exec-steps takes a step count");
+        w.setAutoplay(false);
+        w.execProcess();
+        w.animation()->seek(n);
+    }
+    if (p.isSet("walk")) {
+        const QStringList parts = p.value("walk").split(QLatin1Char('-'));
+        std::uint64_t first = 0, last = 0;
+        if (parts.size() > 2 || !immap::gui::InsertVmaDialog::parsePage(parts[0], first) ||
+            !immap::gui::InsertVmaDialog::parsePage(parts.value(1, parts[0]), last) || last < first)
+            return fail("--walk takes FIRST[-LAST] pages, e.g. 0x100 or 0x100-0x120");
+        w.setAutoplay(false);
+        w.walkPages(first, last);
+        bool okN = true;
+        const int n = p.isSet("walk-steps") ? p.value("walk-steps").toInt(&okN) : 1 << 30;
+        if (!okN || n < 0) return fail("--walk-steps takes a step count");
+        w.animation()->seek(n);
+    }
 
     if (!shot) {
         w.show();

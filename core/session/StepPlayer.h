@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "DrawTree.h"
+#include "Playback.h"
 #include "TreeSet.h"
 #include "itree/ReplayTree.h"
 #include "itree/StepRecorder.h"
@@ -29,7 +30,7 @@ struct StepHighlight {
     DrawNode pendingNode;        // its interval and colour, to draw it floating
 };
 
-class StepPlayer {
+class StepPlayer : public Playback {
 public:
     explicit StepPlayer(const TreeSet& set) : set_(&set) {}
     StepPlayer(const StepPlayer&) = delete;
@@ -39,19 +40,17 @@ public:
     itree::StepRecorder& beginOp(TreeId t);
     void endOp(TreeId t);
 
-    std::size_t count() const { return order_.size(); }
-    std::size_t position() const { return pos_; }  // steps applied, 0..count()
-    bool atStart() const { return pos_ == 0; }
-    bool atEnd() const { return pos_ == order_.size(); }
+    std::size_t count() const override { return order_.size(); }
+    std::size_t position() const override { return pos_; }  // steps applied, 0..count()
     // False, changing nothing, at either end; also false if a recording does not fit (a bug).
-    bool forward();
-    bool backward();
-    void seek(std::size_t position);
+    bool forward() override;
+    bool backward() override;
+    void seek(std::size_t position) override;
 
     // The last applied step (null at the start) and its tree.
     const itree::Step* current() const;
     TreeId currentTree() const;
-    std::string caption() const;
+    std::string caption() const override;
     StepHighlight highlight() const;
 
     bool touches(TreeId t) const { return tracks_.count(t) != 0; }

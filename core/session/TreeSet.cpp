@@ -1,5 +1,6 @@
 #include "TreeSet.h"
 
+#include <map>
 #include <stdexcept>
 
 namespace immap::session {
@@ -40,6 +41,17 @@ std::vector<int> TreeSet::idsOfPid(std::int64_t pid) const {
     std::vector<int> out;
     for (std::size_t i = 0; i < entries_.size(); ++i)
         if (entries_[i].e.alive && entries_[i].e.vma.pid == pid) out.push_back(static_cast<int>(i));
+    return out;
+}
+
+std::vector<TreeSet::PageBar> TreeSet::pageBars() const {
+    std::map<std::pair<itree::Index, itree::Index>, std::size_t> counts;
+    for (const Slot& s : entries_)
+        if (s.e.alive) ++counts[{s.e.vma.first(), s.e.vma.last()}];
+    std::vector<PageBar> out;
+    out.reserve(counts.size());
+    for (const auto& [range, n] : counts)
+        out.push_back({range.first, range.second, n});
     return out;
 }
 

@@ -54,6 +54,14 @@ public:
     const itree::Node* node(int id, TreeId t) const;  // null if the VMA is not in tree t
     TreeId splitTreeId(int id) const { return 1 + entry(id).splitTree; }
 
+    // The live VMAs' distinct page ranges with how many VMAs share each, by first page: what a
+    // page axis draws (libc's thousands of VMAs are five ranges).
+    struct PageBar {
+        itree::Index first = 0, last = 0;
+        std::size_t count = 0;
+    };
+    std::vector<PageBar> pageBars() const;
+
     // Which split tree a new VMA goes to (the policy's rule, as FileMapping places them).
     int splitIndexFor(const mapping::Vma& v) const;
 

@@ -1,20 +1,37 @@
 // Step animation in the window: forward to the end and back to the start gives the picture from
 // before; shortcuts drive the player; captions name the kernel step; exec/exit run recipes.
+#include <QPainter>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
 
 #include "MainWindow.h"
 #include "Suites.h"
+#include "views/NodePalette.h"
 
 using namespace immap;
 
 namespace {
 
+// The split view's trees (single and per-node) as they stand, motion finished. Only the trees:
+// the page axis shows the file's live VMAs, which an update changes at once by design.
 QImage still(gui::MainWindow& w) {
-    for (views::TreeView* v : w.findChildren<views::TreeView*>())
+    views::SplitView* split = w.splitView();
+    QImage img(split->size(), QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::white);
+    QPainter p(&img);
+    std::vector<views::TreeView*> trees{split->single()};
+    for (int i = 0; i < split->partCount(); ++i)
+        trees.push_back(split->part(i));
+    for (views::TreeView* v : trees) {
         v->finishMotion();
-    return w.splitView()->grab().toImage();
+        p.save();
+        p.translate(v->mapTo(split, QPoint(0, 0)));
+        v->paintTo(p, v->rect());
+        p.restore();
+    }
+    p.end();
+    return img;
 }
 
 void open(gui::MainWindow& w) {
@@ -133,6 +150,34 @@ private slots:
         QTest::keyClick(single, Qt::Key_Delete);
         w.animation()->toEnd();
         QCOMPARE(w.splitView()->single()->tree().nodes.size(), std::size_t{299});
+    }
+
+    void pageAxisClickStartsAWalk() {
+        gui::MainWindow w(false);
+        open(w);
+        views::PageAxis* axis = w.splitView()->pageAxis();
+        // Page 0x30 lies in the r-xp text [0x26, 0x17b]: one VMA per process, 60 processes.
+        const int x = static_cast<int>((axis->xOf(0x30) + axis->xOf(0x31)) / 2);
+        QCOMPARE(axis->pageAt(x), itree::Index{0x30});
+        QTest::mouseClick(axis, Qt::LeftButton, {}, QPoint(x, axis->height() / 2));
+        auto* walk = dynamic_cast<session::WalkPlayer*>(w.animation()->player());
+        QVERIFY(walk);
+        QCOMPARE(walk->first(), itree::Index{0x30});
+        QCOMPARE(walk->last(), itree::Index{0x30});
+        QCOMPARE(walk->singleMatches(), std::size_t{60});
+        QCOMPARE(walk->splitMatches(), std::size_t{60});
+        const QImage before = still(w);
+        w.animation()->toEnd();
+        const QImage after = still(w);
+        int green = 0;
+        for (int y = 0; y < after.height(); ++y)
+            for (int xx = 0; xx < after.width(); ++xx)
+                green += after.pixel(xx, y) == views::NodePalette::match().rgb();
+        QVERIFY(green > 100);  // found VMAs are ringed green
+        QVERIFY2(w.controls()->caption().contains(QStringLiteral("60 VMAs")),
+                 qPrintable(w.controls()->caption()));
+        w.animation()->toStart();
+        QCOMPARE(still(w), before);
     }
 };
 

@@ -6,6 +6,8 @@
 #include "SmallSet.h"
 #include "Suites.h"
 #include "session/RmapWalk.h"
+#include "session/Session.h"
+#include "session/WalkPlayer.h"
 
 using namespace immap;
 using immap::test::SmallSet;
@@ -58,6 +60,40 @@ private slots:
         for (const auto& e : hit.events)
             pruned = pruned || e.kind == session::WalkEvent::Kind::Prune;
         QVERIFY(pruned);
+    }
+
+    void walkPlayerCoversEveryTree() {
+        session::Session s;
+        s.load("synthetic:libc?processes=120&seed=4", "synthetic:numa:6 core:4 pu:1");
+        // Page 0x1d0 is in libc's RELRO segment [0x1cf, 0x1d2]: one VMA per process.
+        session::WalkPlayer w(s.trees(), 0x1d0, 0x1d0);
+        QCOMPARE(w.singleMatches(), std::size_t{120});
+        QCOMPARE(w.splitMatches(), std::size_t{120});
+        QCOMPARE(w.splitTrees(), std::size_t{6});
+        QCOMPARE(w.splitTreesWithMatches(), std::size_t{6});
+        // Every match is a VMA that really maps the page.
+        for (const auto& tw : w.walks())
+            for (int id : tw.result.matches) {
+                const auto& v = s.trees().entry(id).vma;
+                QVERIFY(v.first() <= 0x1d0 && 0x1d0 <= v.last());
+            }
+        QVERIFY(w.atStart());
+        QVERIFY(w.state(0).visited.empty());
+        w.forward();
+        QVERIFY(w.caption().find("single tree, vma_interval_tree_iter_first: visit") == 0);
+        w.seek(w.count());
+        QCOMPARE(w.state(0).matches.size(), std::size_t{120});
+        std::size_t inSplit = 0;
+        for (int t = 1; t <= 6; ++t)
+            inSplit += w.state(t).matches.size();
+        QCOMPARE(inSplit, std::size_t{120});
+        QVERIFY(w.caption().find("rmap walk of pages [0x1d0, 0x1d0]") != std::string::npos);
+        w.backward();
+        QVERIFY(w.caption().find("iter_next") != std::string::npos);
+        // A page nobody maps: every tree is still locked and walked, nothing found.
+        session::WalkPlayer none(s.trees(), 0x5000, 0x5000);
+        QCOMPARE(none.singleMatches() + none.splitMatches(), std::size_t{0});
+        QCOMPARE(none.singleVisited() + none.splitVisited(), std::size_t{0});  // pruned at roots
     }
 };
 
