@@ -10,6 +10,7 @@
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include "InsertVmaDialog.h"
@@ -115,6 +116,16 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(filesDock, vmaDock);
     vmaDock->raise();
     resizeDocks({filesDock}, {380}, Qt::Horizontal);
+    QTableView* t = tableDock_->table();
+    t->setColumnWidth(views::VmaTableModel::Pid, 62);
+    t->setColumnWidth(views::VmaTableModel::Comm, 72);
+    t->setColumnWidth(views::VmaTableModel::Pgoff, 118);
+    t->setColumnWidth(views::VmaTableModel::Perms, 46);
+    t->setColumnWidth(views::VmaTableModel::Node, 48);
+    // The table tab already shows every VMA: the side shows the file picker then.
+    connect(tabs_, &QTabWidget::currentChanged, this, [this, filesDock, vmaDock](int) {
+        (tabs_->currentWidget() == table_ ? filesDock : vmaDock)->raise();
+    });
 
     controls_ = new views::StepControls(this);
     auto* stepsDock = new QDockWidget(tr("Steps"), this);
