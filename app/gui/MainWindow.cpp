@@ -307,17 +307,19 @@ void MainWindow::refreshTrees(bool motion) {
     const mapping::Policy& pol = set.splitPolicy();
     const std::size_t n = set.splitCount();
     const mapping::Policy locks{mapping::Policy::Kind::SplitLocks, 0};
-    split_->setHeading(
-        sharded ? tr("Sharded (%1): %2 trees, one lock each under a top-level rwsem · +%3 B per "
-                     "inode")
-                      .arg(QString::fromStdString(pol.name()))
-                      .arg(n)
+    const QString trees = n == 1 ? tr("1 tree") : tr("%1 trees").arg(n);
+    QString heading =
+        sharded ? tr("Sharded (%1): %2, one lock each under a top-level rwsem · +%3 B per inode")
+                      .arg(QString::fromStdString(pol.name()), trees)
                       .arg(pol.memoryPerInodeBytes(n))
-                : tr("Per-node trees (proposal): %1 trees · +%2 B per inode with one lock (v1), "
-                     "+%3 B with a lock per tree (v2)")
-                      .arg(n)
+                : tr("Per-node trees (proposal): %1 · +%2 B per inode with one lock (v1), +%3 B "
+                     "with a lock per tree (v2)")
+                      .arg(trees)
                       .arg(pol.memoryPerInodeBytes(n))
-                      .arg(locks.memoryPerInodeBytes(n)));
+                      .arg(locks.memoryPerInodeBytes(n));
+    // The single-node case, said plainly: the split changes nothing but the memory.
+    if (n == 1) heading += tr(" · one NUMA node: the split tree is the single tree");
+    split_->setHeading(heading);
     if (const auto* walk = dynamic_cast<const session::WalkPlayer*>(anim_->player()))
         showWalk(*walk);
     if (const session::Playback* pb = anim_->player()) {

@@ -140,6 +140,50 @@ private slots:
         QTest::keyClick(&v, Qt::Key_F);
         QVERIFY(qFuzzyCompare(v.layout().sx, before));
     }
+
+    void rotationsMoveNodesThenSettle() {
+        // The same three ids in a different shape (a rotation): with motion on, nodes start
+        // where they were and end where the new layout puts them.
+        auto chain = [] {
+            session::DrawTree t;
+            t.nodes.resize(3);
+            for (int i = 0; i < 3; ++i) {
+                t.nodes[static_cast<std::size_t>(i)].id = 100 + i;
+                t.nodes[static_cast<std::size_t>(i)].depth = i;  // 0 -> 1 -> 2 down the right
+            }
+            t.nodes[0].right = 1;
+            t.nodes[1].parent = 0;
+            t.nodes[1].right = 2;
+            t.nodes[2].parent = 1;
+            t.root = 0;
+            t.height = 3;
+            return t;
+        }();
+        views::TreeView v;
+        v.resize(600, 400);
+        v.setTree(chain);
+        v.fitToWindow();
+        const QPointF wasTop = v.layout().center(0);
+        const QImage chainImg = render(v);
+        v.setMotionDuration(200);
+        v.setTree(perfect(2), true);  // ids 100, 101, 102: 101 comes up
+        QVERIFY(v.moving());
+        const QImage mid = render(v);
+        // At the start of the motion node 100 is still drawn where it was, at the top (in its
+        // new colour: colours change at once, positions glide).
+        const QRgb red = views::NodePalette::red().rgb(), black = views::NodePalette::black().rgb();
+        QCOMPARE(chainImg.pixel(wasTop.toPoint()), black);
+        QCOMPARE(mid.pixel(wasTop.toPoint()), red);
+        QTRY_VERIFY_WITH_TIMEOUT(!v.moving(), 2000);
+        const QImage settled = render(v);
+        views::TreeView fresh;
+        fresh.resize(600, 400);
+        fresh.setTree(perfect(2));
+        fresh.fitToWindow();
+        QCOMPARE(settled, render(fresh));
+        const QRgb after = settled.pixel(wasTop.toPoint());
+        QVERIFY(after != red && after != black);  // nothing is left at the old place
+    }
 };
 
 IMMAP_TEST_SUITE(TestTreeRender);

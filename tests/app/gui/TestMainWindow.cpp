@@ -2,10 +2,13 @@
 // loads, bad input gives a dialog naming file and line (found without blocking), selection is
 // shared both ways, exports are real files, and --screenshot writes a PNG.
 #include <QDir>
+#include <QDockWidget>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUrl>
@@ -40,9 +43,42 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() {
-        // Never touch the user's settings.
+        // Never touch the user's settings: test mode moves QSettings under ~/.qttest.
+        QStandardPaths::setTestModeEnabled(true);
         QCoreApplication::setOrganizationName(QStringLiteral("immap-lab-tests"));
         QCoreApplication::setApplicationName(QStringLiteral("immap-lab-tests"));
+        QSettings().clear();
+    }
+
+    void settingsKeepRecentSourcesAndLayout() {
+        const QString snap = "snapshot:" + samples("snapshots/host250");
+        {
+            gui::MainWindow w(true);
+            w.loadDefault();
+            QVERIFY(w.openSource(snap));
+            w.controls()->setSpeedIndex(4);
+            w.resize(1234, 777);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            w.findChild<QDockWidget*>(QStringLiteral("filesDock"))->close();
+            w.close();  // saves geometry, dock state and speed
+        }
+        QCOMPARE(QSettings().value("recentFiles").toStringList().value(0), snap);
+        QCOMPARE(QSettings().value("animation/speed").toInt(), 4);
+        gui::MainWindow again(true);
+        QCOMPARE(again.controls()->speedIndex(), 4);
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QCOMPARE(again.size(), QSize(1234, 777));
+        QVERIFY(!again.findChild<QDockWidget*>(QStringLiteral("filesDock"))->isVisible());
+        QVERIFY(again.findChild<QDockWidget*>(QStringLiteral("stepsDock"))->isVisible());
+        QAction* recent = nullptr;
+        for (QAction* a : again.findChildren<QAction*>())
+            if (a->text() == snap) recent = a;
+        QVERIFY(recent);
+        recent->trigger();
+        QCOMPARE(again.session().host().mappings.processes().size(), std::size_t{250});
+        QSettings().clear();
     }
 
     void opensOnTheDefaultWithBothViews() {
