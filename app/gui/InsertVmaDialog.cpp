@@ -15,7 +15,10 @@ InsertVmaDialog::InsertVmaDialog(std::int64_t pid, int nodes, QWidget* parent) :
     pid_->setValue(static_cast<int>(pid));
     first_ = new QLineEdit(QStringLiteral("0x26"), this);
     last_ = new QLineEdit(QStringLiteral("0x17b"), this);
+    first_->setObjectName(QStringLiteral("firstPage"));
+    last_->setObjectName(QStringLiteral("lastPage"));
     node_ = new QComboBox(this);
+    node_->setObjectName(QStringLiteral("node"));
     for (int n = 0; n < std::max(1, nodes); ++n)
         node_->addItem(tr("node %1").arg(n));
     perms_ = new QComboBox(this);

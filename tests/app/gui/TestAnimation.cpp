@@ -5,6 +5,10 @@
 #include <QSignalSpy>
 #include <QTest>
 
+#include <QComboBox>
+#include <QLineEdit>
+
+#include "InsertVmaDialog.h"
 #include "MainWindow.h"
 #include "Suites.h"
 #include "views/NodePalette.h"
@@ -178,6 +182,43 @@ private slots:
                  qPrintable(w.controls()->caption()));
         w.animation()->toStart();
         QCOMPARE(still(w), before);
+    }
+
+    void insertDialogBuildsTheVma() {
+        std::uint64_t v = 0;
+        QVERIFY(gui::InsertVmaDialog::parsePage(QStringLiteral("0x1d3"), v));
+        QCOMPARE(v, std::uint64_t{0x1d3});
+        QVERIFY(gui::InsertVmaDialog::parsePage(QStringLiteral(" 467 "), v));
+        QCOMPARE(v, std::uint64_t{467});
+        QVERIFY(!gui::InsertVmaDialog::parsePage(QStringLiteral("0xzz"), v));
+        QVERIFY(!gui::InsertVmaDialog::parsePage(QStringLiteral("-1"), v));
+        gui::InsertVmaDialog d(4242, 4);
+        d.findChild<QLineEdit*>(QStringLiteral("firstPage"))->setText(QStringLiteral("0x10"));
+        d.findChild<QLineEdit*>(QStringLiteral("lastPage"))->setText(QStringLiteral("0x1f"));
+        d.findChild<QComboBox*>(QStringLiteral("node"))->setCurrentIndex(3);
+        d.accept();
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        const mapping::Vma vma = d.vma();
+        QCOMPARE(vma.pid, std::int64_t{4242});
+        QCOMPARE(vma.first(), itree::Index{0x10});
+        QCOMPARE(vma.last(), itree::Index{0x1f});
+        QCOMPARE(vma.pages, itree::Index{16});
+        QCOMPARE(vma.homeNode, 3);
+        QCOMPARE(QString::fromLatin1(vma.perms), QStringLiteral("r-xp"));
+    }
+
+    void filePickerSwitchesFile() {
+        gui::MainWindow w(false);
+        open(w);
+        QCOMPARE(w.filePicker()->count(), 2);
+        QVERIFY(w.filePicker()->item(1)->text().startsWith(QStringLiteral("ld-linux")));
+        w.filePicker()->setCurrentRow(1);
+        QCOMPARE(w.session().file().name(), std::string("ld-linux-x86-64.so.2"));
+        // ld's five segments per process: the same count, other intervals.
+        const auto& single = w.splitView()->single()->tree();
+        QCOMPARE(single.nodes.size(), std::size_t{300});
+        QCOMPARE(single.nodes.back().last, itree::Index{0x34});  // ld's rw-p [0x33, 0x34]
+        QCOMPARE(w.tableView()->model()->rowCount(), 300);
     }
 };
 
