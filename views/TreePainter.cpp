@@ -106,11 +106,16 @@ void halo(QPainter& p, const QPointF& c, double r, const QColor& color, double w
     p.drawEllipse(c, r, r);
 }
 
-void drawDisc(QPainter& p, const QPointF& c, double r, const DrawNode& n, std::uint16_t f) {
+void drawDisc(QPainter& p, const QPointF& c, double r, const DrawNode& n, std::uint16_t f,
+              double flashPhase = 1) {
     if (f & kFlagFlash) {
+        // A burst that shrinks onto a steady glow: the write is the moment to notice.
+        QColor glow = NodePalette::flash();
+        glow.setAlphaF(0.75 + 0.25 * (1 - flashPhase));
+        const double grow = 7 + 9 * (1 - flashPhase);
         p.setPen(Qt::NoPen);
-        p.setBrush(NodePalette::flash());
-        p.drawEllipse(c, r + 7, r + 7);
+        p.setBrush(glow);
+        p.drawEllipse(c, r + grow, r + grow);
     }
     if (f & kFlagMatch) {
         p.setPen(Qt::NoPen);
@@ -124,6 +129,7 @@ void drawDisc(QPainter& p, const QPointF& c, double r, const DrawNode& n, std::u
     if (f & kFlagPruned) halo(p, c, r + 5, QColor(0x90, 0x90, 0x90), 2, Qt::DashLine);
     if (f & kFlagPath) halo(p, c, r + 4, NodePalette::path(), 3);
     if (f & kFlagFocus) halo(p, c, r + 5, NodePalette::focus(), 3.5);
+    if (f & kFlagRecolor) halo(p, c, r + 2.5, NodePalette::recolor(), 2.5);
     if (f & kFlagSelected) halo(p, c, r + 4, QColor(0x10, 0x4e, 0x8b), 2.5, Qt::DotLine);
     if (f & kFlagHover) halo(p, c, r + 3, QColor(0, 0, 0, 90), 1.5);
     // The ring is the pen, so the centre keeps the pure fill colour.
@@ -184,7 +190,7 @@ void TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLayout& l,
         const DrawNode& n = tree.nodes[static_cast<std::size_t>(i)];
         const std::uint16_t f = flagsOf(i);
         const double r = std::max(l.radiusFor(i), (f & ~kFlagHover) ? 5.0 : 1.5);
-        drawDisc(p, pos(i), r, n, f);
+        drawDisc(p, pos(i), r, n, f, decor.flashPhase);
     }
     QFont font = p.font();
     font.setPixelSize(10);

@@ -32,6 +32,8 @@ struct TreeDecor {
     // A node being inserted, not linked yet: drawn floating next to `pendingNear`.
     const session::DrawNode* pending = nullptr;
     int pendingNear = -1;
+    // How far a subtree_last flash has faded: 0 just written (big and bright), 1 settled.
+    double flashPhase = 1;
 };
 
 class TreePainter {

@@ -31,6 +31,14 @@ TreeView::TreeView(QWidget* parent) : QWidget(parent) {
             now_[i] = from_[i] + (to_[i] - from_[i]) * t;
         update();
     });
+    flash_.setStartValue(0.0);
+    flash_.setEndValue(1.0);
+    flash_.setDuration(600);
+    flash_.setEasingCurve(QEasingCurve::OutQuad);
+    connect(&flash_, &QVariantAnimation::valueChanged, this, [this](const QVariant& v) {
+        flashPhase_ = v.toDouble();
+        update();
+    });
     connect(&motion_, &QVariantAnimation::finished, this, [this] {
         now_.clear();
         update();
@@ -90,6 +98,8 @@ void TreeView::setTree(session::DrawTree tree, bool animate) {
 
 void TreeView::finishMotion() {
     if (motion_.state() == QAbstractAnimation::Running) motion_.stop();
+    flash_.stop();
+    flashPhase_ = 1;
     now_.clear();
     update();
 }
@@ -108,6 +118,12 @@ void TreeView::setLegend(int nodes) {
 
 void TreeView::setHighlight(const session::StepHighlight& h) {
     highlight_ = h;
+    flash_.stop();
+    flashPhase_ = 1;
+    if (!h.flash.empty() && isVisible()) {
+        flashPhase_ = 0;
+        flash_.start();
+    }
     rebuildFlags();
     update();
 }
@@ -225,6 +241,7 @@ void TreeView::paintLegend(QPainter& p, const QRect& rect) {
                                         {QColor(0x90, 0x90, 0x90), tr("pruned subtree"), false}}
                     : std::vector<Mark>{{NodePalette::path(), tr("descent path"), false},
                                         {NodePalette::focus(), tr("this step"), false},
+                                        {NodePalette::recolor(), tr("recoloured"), false},
                                         {NodePalette::flash(), tr("subtree_last written"), true}};
         for (const Mark& m : marks) {
             p.setPen(m.filled ? Qt::NoPen : QPen(m.color, 3));
@@ -241,6 +258,7 @@ void TreeView::paintTo(QPainter& p, const QRect& rect) {
     p.fillRect(rect, NodePalette::background());
     TreeDecor decor;
     decor.flags = &flags_;
+    decor.flashPhase = flashPhase_;
     if (!now_.empty()) decor.positions = &now_;
     if (highlight_.pending >= 0) {
         decor.pending = &highlight_.pendingNode;

@@ -89,6 +89,8 @@ private:
 
     // Motion between two layouts: screen positions by node index of the new tree.
     QVariantAnimation motion_;
+    QVariantAnimation flash_;  // subtree_last writes: 0 -> 1 as the burst settles
+    double flashPhase_ = 1;
     std::vector<QPointF> from_, to_, now_;
     int motionMs_ = 450;
 };

@@ -80,9 +80,6 @@ QVariant VmaTableModel::data(const QModelIndex& index, int role) const {
     if (role == Qt::DecorationRole && index.column() == Node) return NodePalette::home(v.homeNode);
     if (role == Qt::TextAlignmentRole && (index.column() == Pid || index.column() == Node))
         return QVariant(Qt::AlignRight | Qt::AlignVCenter);
-    if (role == Qt::FontRole && (index.column() == Address || index.column() == Pgoff)) {
-        return {};
-    }
     return {};
 }
 

@@ -216,6 +216,23 @@ private slots:
         if (QMessageBox* b = errorBox(w)) b->accept();
     }
 
+    void shardedTreesOnRequest() {
+        gui::MainWindow w(false);
+        w.loadDefault();
+        QAction* sharded = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QLatin1String("sharded:64")) sharded = a;
+        QVERIFY(sharded);
+        sharded->trigger();
+        // 384 CPUs in shards of 64 (two 32-CPU nodes each): six trees of 2 x 500 VMAs.
+        QCOMPARE(w.splitView()->partCount(), 6);
+        std::size_t total = 0;
+        for (int i = 0; i < 6; ++i)
+            total += w.splitView()->part(i)->tree().nodes.size();
+        QCOMPARE(total, std::size_t{6000});
+        QCOMPARE(w.splitView()->part(0)->tree().nodes.size(), std::size_t{1000});
+    }
+
     void dropOpensASnapshot() {
         gui::MainWindow w(false);
         w.loadDefault();
