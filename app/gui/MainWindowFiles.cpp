@@ -15,7 +15,7 @@
 #include <iostream>
 
 #include "MainWindow.h"
-#include "SourceArgs.h"
+#include "SourceArg.h"
 #include "procfs/ParseError.h"
 #include "session/DefaultScenario.h"
 #include "topology/TopologyError.h"

@@ -10,7 +10,7 @@
 
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
-#include "SourceArgs.h"
+#include "SourceArg.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "SourceArgs.h"
+#include "SourceArg.h"
 
 #include <QFileInfo>
 
