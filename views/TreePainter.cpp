@@ -3,6 +3,7 @@
 #include <QImage>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "NodePalette.h"
 
@@ -32,21 +33,31 @@ public:
         const std::size_t c = static_cast<std::size_t>(row) * clip_.width() + px;
         ++all_[c];
         if (red) ++red_[c];
-        any_ = true;
+        x0_ = std::min(x0_, px);
+        x1_ = std::max(x1_, px);
+        r0_ = std::min(r0_, row);
+        r1_ = std::max(r1_, row);
     }
     void paint(QPainter& p, const TreeLayout& l) const {
-        if (!any_) return;
-        QImage img(clip_.size(), QImage::Format_ARGB32_Premultiplied);
-        img.fill(Qt::transparent);
+        if (x1_ < x0_) return;
         const QColor r = NodePalette::red(), b = NodePalette::black();
         const double band = std::clamp(l.sy * 0.45, 2.0, 9.0);
-        for (int row = 0; row < rows_; ++row) {
+        auto bandOf = [&](int row) {
             const double cy = (row + 0.5) * l.sy + l.oy - clip_.top();
-            const int y0 = std::max(0, static_cast<int>(std::lround(cy - band / 2)));
-            const int y1 = std::min(clip_.height(), static_cast<int>(std::lround(cy + band / 2)));
+            return std::pair{
+                std::max(0, static_cast<int>(std::lround(cy - band / 2))),
+                std::min(clip_.height(), static_cast<int>(std::lround(cy + band / 2)))};
+        };
+        // Only the box the dots cover is allocated and blended.
+        const int top = bandOf(r0_).first, bottom = bandOf(r1_).second;
+        if (bottom <= top) return;
+        QImage img(x1_ - x0_ + 1, bottom - top, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::transparent);
+        for (int row = r0_; row <= r1_; ++row) {
+            const auto [y0, y1] = bandOf(row);
             if (y0 >= y1) continue;
             const std::size_t base = static_cast<std::size_t>(row) * clip_.width();
-            for (int x = 0; x < clip_.width(); ++x) {
+            for (int x = x0_; x <= x1_; ++x) {
                 const std::uint32_t n = all_[base + x];
                 if (!n) continue;
                 const double f = static_cast<double>(red_[base + x]) / n;
@@ -54,17 +65,18 @@ public:
                                     static_cast<int>(b.green() + f * (r.green() - b.green())),
                                     static_cast<int>(b.blue() + f * (r.blue() - b.blue())));
                 for (int y = y0; y < y1; ++y)
-                    reinterpret_cast<QRgb*>(img.scanLine(y))[x] = c;
+                    reinterpret_cast<QRgb*>(img.scanLine(y - top))[x - x0_] = c;
             }
         }
-        p.drawImage(clip_.topLeft(), img);
+        p.drawImage(QPoint(clip_.left() + x0_, clip_.top() + top), img);
     }
 
 private:
     QRect clip_;
     int rows_;
     std::vector<std::uint32_t> red_, all_;
-    bool any_ = false;
+    int x0_ = std::numeric_limits<int>::max(), x1_ = -1;  // the box of touched cells
+    int r0_ = std::numeric_limits<int>::max(), r1_ = -1;
 };
 
 enum class Place { Below, Right, Above };

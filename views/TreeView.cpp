@@ -71,10 +71,14 @@ void TreeView::setTree(session::DrawTree tree, bool animate) {
         layout_.ox = old.ox;
         layout_.oy = old.oy;
     }
-    indexOfId_.clear();
-    indexOfId_.reserve(static_cast<int>(tree_.nodes.size()));
+    // Ids are dense entry ids, so a vector beats a hash for 100,000 nodes.
+    int maxId = -1;
+    for (const auto& n : tree_.nodes)
+        maxId = std::max(maxId, n.id);
+    indexOfId_.assign(static_cast<std::size_t>(maxId + 1), -1);
     for (std::size_t i = 0; i < tree_.nodes.size(); ++i)
-        indexOfId_.insert(tree_.nodes[i].id, static_cast<int>(i));
+        if (tree_.nodes[i].id >= 0)
+            indexOfId_[static_cast<std::size_t>(tree_.nodes[i].id)] = static_cast<int>(i);
     hover_ = -1;
     rebuildFlags();
     if (!before.isEmpty()) {
@@ -149,8 +153,8 @@ void TreeView::setSelectedId(int id) {
 }
 
 void TreeView::setFlag(int id, std::uint16_t flag) {
-    const auto it = indexOfId_.constFind(id);
-    if (it != indexOfId_.constEnd()) flags_[static_cast<std::size_t>(*it)] |= flag;
+    const int i = indexOf(id);
+    if (i >= 0) flags_[static_cast<std::size_t>(i)] |= flag;
 }
 
 void TreeView::rebuildFlags() {
@@ -183,9 +187,8 @@ void TreeView::fitToWindow() {
 
 void TreeView::zoomBy(double factor) {
     fitted_ = false;
-    const QPointF anchor = selectedId_ >= 0 && indexOfId_.contains(selectedId_)
-                               ? layout_.center(indexOfId_.value(selectedId_))
-                               : QPointF(treeArea().center());
+    const QPointF anchor = indexOf(selectedId_) >= 0 ? layout_.center(indexOf(selectedId_))
+                                                     : QPointF(treeArea().center());
     layout_.zoomAt(anchor, factor);
     update();
 }
@@ -263,7 +266,7 @@ void TreeView::paintTo(QPainter& p, const QRect& rect) {
     if (highlight_.pending >= 0) {
         decor.pending = &highlight_.pendingNode;
         const int near = highlight_.path.empty() ? -1 : highlight_.path.back();
-        decor.pendingNear = indexOfId_.value(near, -1);
+        decor.pendingNear = indexOf(near);
     }
     TreePainter::paint(p, tree_, layout_, decor, rect);
     // Title band on top of the tree (the tree may be panned under it).
@@ -380,7 +383,7 @@ void TreeView::select(int index, bool emitIt) {
 }
 
 void TreeView::keyPressEvent(QKeyEvent* e) {
-    const int cur = indexOfId_.value(selectedId_, -1);
+    const int cur = indexOf(selectedId_);
     auto go = [&](int target) {
         if (target >= 0) select(target, true);
     };

@@ -75,7 +75,12 @@ private:
 
     session::DrawTree tree_;
     TreeLayout layout_;
-    QHash<int, int> indexOfId_;
+    int indexOf(int id) const {
+        return id >= 0 && id < static_cast<int>(indexOfId_.size())
+                   ? indexOfId_[static_cast<std::size_t>(id)]
+                   : -1;
+    }
+    std::vector<int> indexOfId_;  // by entry id: node index, -1 when not in this tree
     std::vector<std::uint16_t> flags_;
     session::StepHighlight highlight_;
     std::vector<int> walkVisited_, walkMatches_, walkPruned_;

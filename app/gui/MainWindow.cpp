@@ -274,10 +274,13 @@ void MainWindow::refreshTrees(bool motion) {
         return player && player->touches(t) ? player->draw(t)
                                             : session::DrawTree::of(set.tree(t), set);
     };
+    // A step (motion) changes only the trees its player touches; a walk changes none. Skipping
+    // the rest keeps a step's cost to the trees that move.
+    auto changed = [&](TreeId t) { return !motion || (player && player->touches(t)); };
     auto show = [&](views::TreeView* v, TreeId t, const session::DrawTree& d, const QString& title,
                     const QString& subtitle) {
         v->setMotionDuration(ms);
-        v->setTree(d, motion);
+        if (changed(t)) v->setTree(d, motion);
         v->setTitle(title, subtitle);
         v->setSelectedId(selected_);
         v->setWalk({}, {}, {});
@@ -288,7 +291,8 @@ void MainWindow::refreshTrees(bool motion) {
     };
     const QLocale loc;
     const QString fileName = QString::fromStdString(set.file().name());
-    const session::DrawTree single = drawOf(session::kSingleTree);
+    const session::DrawTree single =
+        changed(session::kSingleTree) ? drawOf(session::kSingleTree) : split_->single()->tree();
     const QString singleSub = tr("%1 VMAs · height %2 · one tree, one rwsem")
                                   .arg(loc.toString(qulonglong(single.nodes.size())))
                                   .arg(single.height);
@@ -299,9 +303,9 @@ void MainWindow::refreshTrees(bool motion) {
     const bool sharded = set.splitPolicy().kind == mapping::Policy::Kind::Sharded;
     for (std::size_t i = 0; i < set.splitCount(); ++i) {
         const TreeId t = static_cast<TreeId>(i + 1);
-        const session::DrawTree d = drawOf(t);
-        show(split_->part(static_cast<int>(i)), t, d,
-             (sharded ? tr("shard %1") : tr("node %1")).arg(i),
+        views::TreeView* v = split_->part(static_cast<int>(i));
+        const session::DrawTree d = changed(t) ? drawOf(t) : v->tree();
+        show(v, t, d, (sharded ? tr("shard %1") : tr("node %1")).arg(i),
              tr("%1 VMAs · h %2").arg(loc.toString(qulonglong(d.nodes.size()))).arg(d.height));
     }
     const mapping::Policy& pol = set.splitPolicy();

@@ -1,61 +1,68 @@
 #include "DrawTree.h"
 
 #include <algorithm>
-#include <unordered_map>
 
 namespace immap::session {
 
 namespace {
 
-// One in-order walk with an explicit stack (100k-node trees are deep enough to matter only for
-// recursion-happy code, but the walk is cheap either way).
+// One in-order walk with an explicit stack, linking by index as it goes (no hashing: a
+// 100,000-node tree is rebuilt on every animation step). A node's left subtree is emitted before
+// it, so its frame remembers the left child's index; its right subtree after, so a right child
+// finds its parent's index already known.
 template <class Left, class Right, class Fill>
 DrawTree build(const itree::Node* root, Left left, Right right, Fill fill, std::size_t hint) {
     DrawTree out;
     out.nodes.reserve(hint);
-    std::unordered_map<const itree::Node*, int> index;
-    index.reserve(hint);
     struct Frame {
         const itree::Node* n;
         int depth;
+        int parentFrame;  // index into frames, -1 for the root
+        bool isLeft;
+        int index = -1;      // in-order index once emitted
+        int leftIndex = -1;  // the left child's index, known before this node is emitted
     };
-    std::vector<Frame> stack;
-    const itree::Node* cur = root;
-    int depth = 0;
-    while (cur || !stack.empty()) {
-        while (cur) {
-            stack.push_back({cur, depth});
-            cur = left(cur);
+    std::vector<Frame> frames;
+    frames.reserve(hint);
+    std::vector<int> stack;  // frame indices
+    auto descendLeft = [&](const itree::Node* n, int depth, int parentFrame, bool isLeft) {
+        while (n) {
+            frames.push_back({n, depth, parentFrame, isLeft});
+            const int f = static_cast<int>(frames.size()) - 1;
+            stack.push_back(f);
+            parentFrame = f;
+            isLeft = true;
+            n = left(n);
             ++depth;
         }
-        const Frame f = stack.back();
+    };
+    descendLeft(root, 0, -1, false);
+    while (!stack.empty()) {
+        const int f = stack.back();
         stack.pop_back();
+        const int i = static_cast<int>(out.nodes.size());
+        frames[static_cast<std::size_t>(f)].index = i;
+        const Frame fr = frames[static_cast<std::size_t>(f)];
         DrawNode d;
-        d.depth = f.depth;
-        fill(f.n, d);
-        index[f.n] = static_cast<int>(out.nodes.size());
+        d.depth = fr.depth;
+        fill(fr.n, d);
+        d.left = fr.leftIndex;
+        if (d.left >= 0) out.nodes[static_cast<std::size_t>(d.left)].parent = i;
+        if (fr.parentFrame >= 0) {
+            Frame& p = frames[static_cast<std::size_t>(fr.parentFrame)];
+            if (fr.isLeft) {
+                p.leftIndex = i;
+            } else {
+                d.parent = p.index;
+                out.nodes[static_cast<std::size_t>(p.index)].right = i;
+            }
+        } else {
+            out.root = i;
+        }
         out.nodes.push_back(d);
-        out.height = std::max(out.height, f.depth + 1);
-        cur = right(f.n);
-        depth = f.depth + 1;
+        out.height = std::max(out.height, fr.depth + 1);
+        descendLeft(right(fr.n), fr.depth + 1, f, false);
     }
-    // Second pass: links by index.
-    std::vector<const itree::Node*> byIndex(out.nodes.size());
-    for (const auto& [n, i] : index)
-        byIndex[static_cast<std::size_t>(i)] = n;
-    for (std::size_t i = 0; i < byIndex.size(); ++i) {
-        const itree::Node* n = byIndex[i];
-        DrawNode& d = out.nodes[i];
-        if (const itree::Node* l = left(n)) {
-            d.left = index.at(l);
-            out.nodes[static_cast<std::size_t>(d.left)].parent = static_cast<int>(i);
-        }
-        if (const itree::Node* r = right(n)) {
-            d.right = index.at(r);
-            out.nodes[static_cast<std::size_t>(d.right)].parent = static_cast<int>(i);
-        }
-    }
-    if (root) out.root = index.at(root);
     return out;
 }
 
