@@ -2,16 +2,12 @@
 
 namespace immap::gui {
 
-namespace {
-constexpr int kBaseIntervalMs = 700;  // one step per 0.7 s at 1x: time to read the caption
-}
-
 AnimationController::AnimationController(QObject* parent) : QObject(parent) {
     connect(&timer_, &QTimer::timeout, this, &AnimationController::tick);
 }
 
 int AnimationController::interval() const {
-    return static_cast<int>(kBaseIntervalMs / speed_);
+    return static_cast<int>((player_ ? player_->stepMillis() : 700) / speed_);
 }
 
 void AnimationController::start(std::unique_ptr<session::Playback> player, bool autoplay) {

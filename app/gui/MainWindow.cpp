@@ -181,9 +181,9 @@ void MainWindow::buildMenus() {
     add(tr("To the &end"), QKeySequence(Qt::Key_End), [this] { anim_->toEnd(); });
     add(tr("S&lower"), QKeySequence(Qt::Key_Minus),
         [this] { controls_->setSpeedIndex(controls_->speedIndex() - 1); });
-    add(tr("F&aster"), QKeySequence(Qt::Key_Plus),
-        [this] { controls_->setSpeedIndex(controls_->speedIndex() + 1); })
-        ->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});  // unshifted +
+    add(tr("F&aster"), QKeySequence(Qt::Key_Plus), [this] {
+        controls_->setSpeedIndex(controls_->speedIndex() + 1);
+    })->setShortcuts({QKeySequence(Qt::Key_Plus), QKeySequence(Qt::Key_Equal)});  // unshifted +
     anim->addSeparator();
     add(tr("&Insert VMA…"), QKeySequence(Qt::Key_Insert), [this] { insertDialog(); });
     add(tr("&Remove selected VMA"), QKeySequence(Qt::Key_Delete), [this] { removeVma(selected_); });

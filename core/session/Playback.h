@@ -22,6 +22,9 @@ public:
         }
     }
     virtual std::string caption() const = 0;
+    // Milliseconds per step at 1x: a tree update's steps need reading time; a walk has
+    // thousands of small ones.
+    virtual int stepMillis() const { return 700; }
     bool atStart() const { return position() == 0; }
     bool atEnd() const { return position() == count(); }
 };

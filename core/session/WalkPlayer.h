@@ -40,6 +40,7 @@ public:
     bool backward() override;
     void seek(std::size_t position) override { pos_ = std::min(position, order_.size()); }
     std::string caption() const override;
+    int stepMillis() const override { return 120; }
 
     // The events of tree t applied so far, as entry ids.
     struct State {
