@@ -66,6 +66,9 @@ TreeLayout::Detail TreeLayout::detail(int i) const {
     if (room < kMinDiscRoom || sy < 8) return Detail::Dot;
     if (room >= kLabelRoom && sy >= kLabelRowHeight) return Detail::Label;
     if (room >= kSideRoom && sy >= kSideRowHeight) return Detail::Side;
+    // Rows too tight for a label's two lines: only where the level is so sparse that the label
+    // (about 110 px) cannot reach the node's children, which sit half the room away.
+    if (room >= kWideRoom && sy >= 10) return Detail::Side;
     return Detail::Disc;
 }
 

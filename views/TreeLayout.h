@@ -60,6 +60,7 @@ struct TreeLayout {
     static constexpr double kLabelRowHeight = 52;  // pixels per level for a label under
     static constexpr double kSideRoom = 190;       // pixels of level room for a label beside
     static constexpr double kSideRowHeight = 22;
+    static constexpr double kWideRoom = 320;  // pixels of level room for a label in tight rows
 };
 
 }  // namespace immap::views
