@@ -122,6 +122,13 @@ void TreeView::setLegend(int nodes) {
 
 void TreeView::setHighlight(const session::StepHighlight& h) {
     highlight_ = h;
+    // Zoomed in, follow the action: bring the step's node back on screen if it left.
+    if (!fitted_ && !h.focus.empty()) {
+        const int i = indexOf(h.focus.front());
+        const QRect area = treeArea();
+        if (i >= 0 && !area.contains(layout_.center(i).toPoint()))
+            layout_.pan(QPointF(area.center()) - layout_.center(i));
+    }
     flash_.stop();
     flashPhase_ = 1;
     if (!h.flash.empty() && isVisible()) {

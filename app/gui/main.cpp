@@ -135,6 +135,10 @@ int main(int argc, char** argv) {
     QApplication::processEvents();
     w.resize(size);  // the offscreen platform may clamp the first size to its screen
     QApplication::processEvents();
+    // With a step or walk shown, say which: the caption names the kernel step.
+    if (const immap::session::Playback* pb = w.animation()->player())
+        std::cout << "step " << pb->position() << "/" << pb->count() << ": " << pb->caption()
+                  << '\n';
     const QImage image = w.grab().toImage();
     QSaveFile out(p.value("screenshot"));
     if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG") || !out.commit())
