@@ -11,6 +11,7 @@
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
 #include "SourceArg.h"
+#include "session/DefaultScenario.h"
 
 namespace {
 
@@ -86,10 +87,13 @@ int main(int argc, char** argv) {
         if (topology.isEmpty() && file.isEmpty()) {
             w.loadDefault();
         } else {
-            w.loadDefault();
-            if (!topology.isEmpty()) ok = w.openTopology(topology);
-            if (ok && !file.isEmpty() && !w.session().selectFile(file.toStdString()))
-                return fail("no single mapped file named '" + file + "'");
+            // The default host, on another topology or showing another file.
+            ok = w.openSource(QString::fromLatin1(immap::session::kDefaultSource),
+                              topology.isEmpty()
+                                  ? QString::fromLatin1(immap::session::kDefaultTopology)
+                                  : topology,
+                              file);
+            if (!ok && !shot) w.loadDefault();
         }
     } else {
         const immap::gui::SourceArg a = immap::gui::classifySource(p.positionalArguments().first());

@@ -263,6 +263,15 @@ private slots:
         QVERIFY(p.waitForFinished(20000));
         QCOMPARE(p.exitCode(), 0);
         QCOMPARE(QImage(out).size(), QSize(1600, 1000));
+        // Another file of the default host, and a file it does not map.
+        p.start(QStringLiteral(IMMAP_GUI), {"--screenshot", out, "--file", "ld-linux-x86-64.so.2"});
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 0);
+        p.start(QStringLiteral(IMMAP_GUI),
+                {"--screenshot", tmp.filePath("nofile.png"), "--file", "no-such.so"});
+        QVERIFY(p.waitForFinished(20000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(QString::fromLocal8Bit(p.readAllStandardError()).contains("no-such.so"));
         // Bad input: no picture, a message naming the file, exit status 1.
         p.start(QStringLiteral(IMMAP_GUI),
                 {"--screenshot", tmp.filePath("no.png"), "maps:" + tmp.filePath("missing")});
