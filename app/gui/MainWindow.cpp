@@ -164,6 +164,16 @@ void MainWindow::buildMenus() {
     for (const char* p : {"split-trees", "sharded:32", "sharded:64", "sharded:96"})
         policy->addAction(QString::fromLatin1(p), this,
                           [this, p] { setSplitPolicy(QString::fromLatin1(p)); });
+    view->addAction(tr("F&ind a VMA"), QKeySequence::Find, this, [this] {
+        // The dock's filter, unless the table tab is showing its own.
+        views::VmaTableView* t = tabs_->currentWidget() == table_ ? table_ : tableDock_;
+        if (auto* dock = qobject_cast<QDockWidget*>(t->parentWidget())) {
+            dock->show();
+            dock->raise();
+        }
+        t->filter()->setFocus();
+        t->filter()->selectAll();
+    });
     view->addSeparator();
     for (QDockWidget* d : findChildren<QDockWidget*>())
         view->addAction(d->toggleViewAction());
