@@ -15,12 +15,14 @@ void Session::load(const std::string& source, const std::string& topology,
     auto host = std::make_unique<mapping::LoadedHost>(mapping::HostLoader::load(source, topology));
     std::size_t index = 0;
     const auto& files = host->mappings.files();
-    if (files.empty()) throw procfs::ParseError(source, 0, "no file-backed mappings to show");
+    // Errors name the file the source read (a maps file's path), not the spec around it.
+    const std::string where = host->snapshot.source.empty() ? source : host->snapshot.source;
+    if (files.empty()) throw procfs::ParseError(where, 0, "no file-backed mappings to show");
     if (const mapping::MappedFile* f =
             host->mappings.findFile(fileName.empty() ? kDefaultFile : fileName)) {
         index = static_cast<std::size_t>(f - files.data());
     } else if (!fileName.empty()) {
-        throw procfs::ParseError(source, 0, "no single mapped file named '" + fileName + "'");
+        throw procfs::ParseError(where, 0, "no single mapped file named '" + fileName + "'");
     }
     // Commit only once everything has loaded.
     trees_.reset();
