@@ -14,6 +14,7 @@
 #include <QUrl>
 
 #include "MainWindow.h"
+#include "SourceArg.h"
 #include "Suites.h"
 #include "views/NodePalette.h"
 
@@ -231,6 +232,24 @@ private slots:
             total += w.splitView()->part(i)->tree().nodes.size();
         QCOMPARE(total, std::size_t{6000});
         QCOMPARE(w.splitView()->part(0)->tree().nodes.size(), std::size_t{1000});
+    }
+
+    void sourceArgumentsMeanWhatTheySay() {
+        using gui::SourceArg;
+        auto is = [](const QString& arg, SourceArg::Kind kind, const QString& spec) {
+            const SourceArg a = gui::classifySource(arg);
+            return a.kind == kind && a.spec == spec;
+        };
+        const QString dir = samples("snapshots/host250");
+        QVERIFY(is(dir, SourceArg::Kind::Source, "snapshot:" + dir));
+        QVERIFY(is("x/cap.tar.gz", SourceArg::Kind::Source, "snapshot:x/cap.tar.gz"));
+        QVERIFY(is("cap.TGZ", SourceArg::Kind::Source, "snapshot:cap.TGZ"));
+        QVERIFY(is("t/numa.xml", SourceArg::Kind::Topology, "xml:t/numa.xml"));
+        QVERIFY(is("/proc/1/maps", SourceArg::Kind::Source, "maps:/proc/1/maps"));
+        QVERIFY(is("live", SourceArg::Kind::Source, "live"));
+        QVERIFY(is("synthetic:libc?processes=3", SourceArg::Kind::Source,
+                   "synthetic:libc?processes=3"));
+        QVERIFY(is("xml:a.xml", SourceArg::Kind::Topology, "xml:a.xml"));
     }
 
     void dropOpensASnapshot() {
