@@ -158,6 +158,7 @@ void drawDisc(QPainter& p, const QPointF& c, double r, const DrawNode& n, std::u
 // A plain disc (no decoration) as a cached image: blitting is several times cheaper than
 // rasterising two ellipse paths, and a fitted tree draws hundreds of them per frame. Sprites
 // are odd-sized with the disc centred on the middle pixel, so that pixel is the node's centre.
+// Bounded: radii in quarter pixels up to kMaxRadius x 2 fills x 16 home colours (under 8 MB).
 const QImage& discSprite(double r, bool red, int home) {
     static QHash<quint64, QImage> cache;
     const int quarter = static_cast<int>(std::lround(r * 4));
