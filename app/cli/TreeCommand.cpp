@@ -21,6 +21,7 @@
 #include "mapping/FileMapping.h"
 #include "mapping/HostLoader.h"
 #include "mapping/TreeDot.h"
+#include "session/DefaultScenario.h"
 
 namespace immap::cli {
 
@@ -196,9 +197,10 @@ int treeCommand(const QStringList& args) {
 }
 
 int defaultSummary() {
-    // The GUI's default too: 1,200 execl-like processes on the proposal's 12-node shape.
-    constexpr const char* kSource = "synthetic:libc?processes=1200&seed=1";
-    constexpr const char* kTopology = "synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32";
+    // The GUI's default too (one definition for both): 1,200 execl-like processes on the
+    // proposal's 12-node shape.
+    constexpr const char* kSource = session::kDefaultSource;
+    constexpr const char* kTopology = session::kDefaultTopology;
     return reportingBadInput([&] {
         const mapping::LoadedHost host = mapping::HostLoader::load(kSource, kTopology);
         const mapping::MappedFile& libc = *host.mappings.findFile("libc.so.6");

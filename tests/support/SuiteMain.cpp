@@ -1,5 +1,8 @@
 // main() for every test executable: `EXE [ClassName] [Qt Test options]`.
 #include <QCoreApplication>
+#ifdef IMMAP_GUI_TESTS
+#include <QApplication>
+#endif
 #include <QTest>
 #include <cstdio>
 #include <cstring>
@@ -16,7 +19,12 @@ std::vector<SuiteEntry>& suites() {
 }  // namespace immap::test
 
 int main(int argc, char** argv) {
+#ifdef IMMAP_GUI_TESTS
+    // Widget suites need a QApplication (run offscreen: QT_QPA_PLATFORM=offscreen).
+    QApplication app(argc, argv);
+#else
     QCoreApplication app(argc, argv);
+#endif
     const char* only = argc > 1 && argv[1][0] != '-' ? argv[1] : nullptr;
     // Qt Test sees the program name plus the options after the class name.
     std::vector<char*> qtArgs{argv[0]};

@@ -1,0 +1,115 @@
+#pragma once
+// The main window: wires a session::Session to the views. Central tabs (split view, single tree,
+// VMA table), docks (files, VMAs, steps), menus with shortcuts, status bar, settings, recent
+// files, drag and drop, export. No algorithms: core does the trees, views do the drawing.
+
+#include <QListWidget>
+#include <QMainWindow>
+#include <QTabWidget>
+#include <memory>
+
+#include "AnimationController.h"
+#include "session/Session.h"
+#include "session/WalkPlayer.h"
+#include "views/PageAxis.h"
+#include "views/SplitView.h"
+#include "views/StepControls.h"
+#include "views/TreeView.h"
+#include "views/VmaTableView.h"
+
+class QMenu;
+class QMessageBox;
+
+namespace immap::gui {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    // persist: read and write QSettings (off for --screenshot, so a run never disturbs them).
+    explicit MainWindow(bool persist = true, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Each returns false after showing an error dialog (file, line, reason) on bad input.
+    bool openSource(const QString& spec, const QString& topology = {}, const QString& file = {});
+    bool openPath(const QString& path);  // a snapshot dir/archive, maps file or topology XML
+    bool openTopology(const QString& spec);
+    void loadDefault();
+
+    // "split" (default), "trees" (the single tree alone) or "table".
+    bool setView(const QString& name);
+    // Where errors go in --screenshot mode: stderr instead of a dialog.
+    void setHeadless(bool headless) { headless_ = headless; }
+    // Whether a new update starts playing at once (tests step it by hand).
+    void setAutoplay(bool on) { autoplay_ = on; }
+    QString lastError() const { return lastError_; }
+
+    session::Session& session() { return session_; }
+    views::TreeView* treeView() const { return tree_; }
+    views::SplitView* splitView() const { return split_; }
+    views::VmaTableView* tableView() const { return table_; }
+    views::VmaTableView* tableDock() const { return tableDock_; }
+    views::StepControls* controls() const { return controls_; }
+    AnimationController* animation() const { return anim_; }
+    QListWidget* filePicker() const { return files_; }
+    QTabWidget* tabs() const { return tabs_; }
+    // The widget File > Export writes: the current tab.
+    QWidget* currentView() const { return tabs_->currentWidget(); }
+
+    // Intents, also reachable from menus and views.
+    void selectId(int id);
+    int selectedId() const { return selected_; }
+    void insertVma(const mapping::Vma& v);
+    void removeVma(int id);
+    void execProcess();
+    void exitProcess(std::int64_t pid);
+    // An rmap walk of file pages [first, last] over every tree, ready to step through.
+    void walkPages(itree::Index first, itree::Index last);
+    views::PageAxis* treePageAxis() const { return treeAxis_; }
+    bool exportView(const QString& path);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void buildDocks();
+    void afterLoad();
+    void fillFilePicker();
+    void showFile();
+    void refreshTrees(bool motion);
+    void refreshStatus();
+    void runOps(std::unique_ptr<session::StepPlayer> player);
+    void showWalk(const session::WalkPlayer& walk);
+    void showError(const QString& title, const QString& text);
+    bool guarded(const QString& what, const std::function<void()>& load);
+    void addRecent(const QString& entry);
+    void rebuildRecentMenu();
+    void setSplitPolicy(const QString& text);
+    void openDialog();
+    void exportDialog();
+    void insertDialog();
+
+    session::Session session_;
+    bool persist_;
+    bool headless_ = false;
+    bool autoplay_ = true;
+    QString lastError_;
+    QTabWidget* tabs_ = nullptr;
+    views::SplitView* split_ = nullptr;
+    views::TreeView* tree_ = nullptr;
+    QWidget* treePage_ = nullptr;
+    views::PageAxis* treeAxis_ = nullptr;
+    views::VmaTableView* table_ = nullptr;
+    views::VmaTableView* tableDock_ = nullptr;
+    views::VmaTableModel* model_ = nullptr;
+    views::StepControls* controls_ = nullptr;
+    QListWidget* files_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    AnimationController* anim_ = nullptr;
+    int selected_ = -1;
+    bool fillingFiles_ = false;
+};
+
+}  // namespace immap::gui

@@ -1,0 +1,183 @@
+// MainWindow's dealings with the outside: opening sources (with errors shown as dialogs naming
+// file, line and reason), recent files, drag and drop, settings and export.
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialogButtonBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+#include <QUrl>
+#include <iostream>
+
+#include "MainWindow.h"
+#include "SourceArg.h"
+#include "procfs/ParseError.h"
+#include "session/DefaultScenario.h"
+#include "topology/TopologyError.h"
+#include "views/ViewExporter.h"
+
+namespace immap::gui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+    lastError_ = text;
+    if (headless_) {
+        std::cerr << "immap-lab: " << text.toStdString() << '\n';
+        return;
+    }
+    // open(), not exec(): the window stays live and tests can find the box without blocking.
+    auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+bool MainWindow::guarded(const QString& what, const std::function<void()>& load) {
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    QString error;
+    try {
+        load();
+    } catch (const procfs::ParseError& e) {
+        error = tr("File: %1\nLine: %2\nReason: %3")
+                    .arg(QString::fromStdString(e.file()))
+                    .arg(e.line() ? QString::number(e.line()) : tr("(whole file)"))
+                    .arg(QString::fromStdString(e.reason()));
+    } catch (const topology::TopologyError& e) {
+        error = tr("File: %1\nLine: (whole file)\nReason: %2")
+                    .arg(QString::fromStdString(e.where()))
+                    .arg(QString::fromStdString(e.reason()));
+    } catch (const std::exception& e) {
+        error = tr("Reason: %1").arg(QString::fromLocal8Bit(e.what()));
+    }
+    QApplication::restoreOverrideCursor();
+    if (error.isEmpty()) return true;
+    showError(tr("Cannot open"), tr("Cannot open %1.\n\n%2").arg(what, error));
+    return false;
+}
+
+bool MainWindow::openSource(const QString& spec, const QString& topology, const QString& file) {
+    const bool ok = guarded(spec, [&] {
+        session_.load(spec.toStdString(), topology.toStdString(), file.toStdString());
+    });
+    if (!ok) return false;
+    afterLoad();
+    if (spec != QLatin1String(session::kDefaultSource))
+        addRecent(topology.isEmpty() ? spec : spec + QStringLiteral("|") + topology);
+    return true;
+}
+
+bool MainWindow::openTopology(const QString& spec) {
+    const bool ok = guarded(spec, [&] {
+        if (session_.loaded())
+            session_.setTopology(spec.toStdString());
+        else
+            session_.load(session::kDefaultSource, spec.toStdString());
+    });
+    if (!ok) return false;
+    afterLoad();
+    return true;
+}
+
+bool MainWindow::openPath(const QString& path) {
+    const SourceArg a = classifySource(path);
+    if (a.kind == SourceArg::Kind::Topology) return openTopology(a.spec);
+    return openSource(a.spec);
+}
+
+void MainWindow::loadDefault() {
+    openSource(QString::fromLatin1(session::kDefaultSource),
+               QString::fromLatin1(session::kDefaultTopology));
+}
+
+void MainWindow::openDialog() {
+    QFileDialog d(this, tr("Open a maps file, snapshot archive or topology XML"));
+    d.setFileMode(QFileDialog::ExistingFile);
+    d.setOption(QFileDialog::DontUseNativeDialog);
+    d.setNameFilters({tr("All sources (*)"), tr("Snapshot archives (*.tar *.tar.gz *.tgz)"),
+                      tr("Topology XML (*.xml)")});
+    // A snapshot directory is a directory: offer a button for it too.
+    auto* dirButton = new QPushButton(tr("Open snapshot &directory…"), &d);
+    connect(dirButton, &QPushButton::clicked, &d, [this, &d] {
+        d.reject();
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Snapshot directory"));
+        if (!dir.isEmpty()) openPath(dir);
+    });
+    if (auto* box = d.findChild<QDialogButtonBox*>())
+        box->addButton(dirButton, QDialogButtonBox::ActionRole);
+    if (d.exec() == QDialog::Accepted && !d.selectedFiles().isEmpty())
+        openPath(d.selectedFiles().first());
+}
+
+void MainWindow::addRecent(const QString& entry) {
+    if (!persist_) return;
+    QSettings s;
+    QStringList list = s.value("recentFiles").toStringList();
+    list.removeAll(entry);
+    list.prepend(entry);
+    while (list.size() > kMaxRecent)
+        list.removeLast();
+    s.setValue("recentFiles", list);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+    recentMenu_->clear();
+    const QStringList list = QSettings().value("recentFiles").toStringList();
+    for (const QString& entry : list) {
+        const QStringList parts = entry.split(QLatin1Char('|'));
+        recentMenu_->addAction(entry, this,
+                               [this, parts] { openSource(parts.value(0), parts.value(1)); });
+    }
+    recentMenu_->setEnabled(!list.isEmpty());
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QList<QUrl> urls = e->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    e->acceptProposedAction();
+    openPath(urls.first().toLocalFile());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (persist_) {
+        QSettings s;
+        s.setValue("window/geometry", saveGeometry());
+        s.setValue("window/state", saveState());
+        s.setValue("animation/speed", controls_->speedIndex());
+    }
+    QMainWindow::closeEvent(e);
+}
+
+bool MainWindow::exportView(const QString& path) {
+    const QString error = views::ViewExporter::save(currentView(), path);
+    if (!error.isEmpty()) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::exportDialog() {
+    QSettings s;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the current view"), s.value("export/last", "immap-view.png").toString(),
+        views::ViewExporter::filters());
+    if (path.isEmpty()) return;
+    if (persist_) s.setValue("export/last", path);
+    exportView(path);
+}
+
+}  // namespace immap::gui

@@ -1,0 +1,151 @@
+// immap-lab [SOURCE]
+// immap-lab --screenshot FILE [--view trees|split|table] [--size WxH] [SOURCE]
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QImage>
+#include <QSaveFile>
+#include <QTimer>
+#include <cstring>
+#include <iostream>
+
+#include "InsertVmaDialog.h"
+#include "MainWindow.h"
+#include "SourceArg.h"
+#include "session/DefaultScenario.h"
+
+namespace {
+
+bool wantsScreenshot(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        if (std::strncmp(argv[i], "--screenshot", 12) == 0) return true;
+    return false;
+}
+
+int fail(const QString& message) {
+    std::cerr << "immap-lab: " << message.toStdString() << '\n';
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // A screenshot needs no display: render offscreen unless the user chose a platform.
+    if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    QApplication::setOrganizationName(QStringLiteral("immap-lab"));
+    QApplication::setApplicationName(QStringLiteral("immap-lab"));
+    QApplication::setApplicationVersion(QStringLiteral(IMMAP_VERSION));
+
+    QCommandLineParser p;
+    p.setApplicationDescription(QStringLiteral(
+        "The Linux kernel's i_mmap interval tree, as one tree and split per NUMA node.\n"
+        "With no SOURCE: 1,200 processes mapping libc on the assumed 12-node, 384-CPU shape."));
+    p.addHelpOption();
+    p.addVersionOption();
+    p.addOption({"screenshot", "Render the window offscreen to FILE (PNG) and exit.", "FILE"});
+    p.addOption({"view", "The view: split (default), trees or table.", "VIEW", "split"});
+    p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000"});
+    p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
+    p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
+    p.addOption({"exec-steps",
+                 "Run exec (a new process maps libc) and show it N steps in, paused: for "
+                 "screenshots of the step animation.",
+                 "N"});
+    p.addOption({"walk",
+                 "Start an rmap walk of file pages FIRST[-LAST] (hex with 0x, or decimal) and "
+                 "show it N steps in (--walk-steps, default: all).",
+                 "PAGES"});
+    p.addOption({"walk-steps", "With --walk: how many walk steps to show.", "N"});
+    p.addPositionalArgument("source",
+                            "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?..., or a "
+                            "path (directory, .tar.gz, maps file, topology .xml).",
+                            "[SOURCE]");
+    p.process(app);
+    if (p.positionalArguments().size() > 1) return fail("at most one SOURCE");
+
+    const bool shot = p.isSet("screenshot");
+    QSize size(1600, 1000);
+    {
+        const QStringList wh = p.value("size").split(QLatin1Char('x'));
+        bool okW = false, okH = false;
+        if (wh.size() == 2) size = QSize(wh[0].toInt(&okW), wh[1].toInt(&okH));
+        if (!okW || !okH || size.width() < 200 || size.height() < 150 || size.width() > 10000 ||
+            size.height() > 10000)
+            return fail("--size takes WxH, e.g. 1600x1000 (200x150 to 10000x10000)");
+    }
+
+    immap::gui::MainWindow w(!shot);
+    w.setHeadless(shot);
+    if (!w.setView(p.value("view"))) return fail("--view takes split, trees or table");
+
+    // Load: the default, or the given source (a topology XML alone goes on the default host).
+    bool ok = true;
+    const QString topology = p.value("topology");
+    const QString file = p.value("file");
+    if (p.positionalArguments().isEmpty()) {
+        if (topology.isEmpty() && file.isEmpty()) {
+            w.loadDefault();
+        } else {
+            // The default host, on another topology or showing another file.
+            ok = w.openSource(QString::fromLatin1(immap::session::kDefaultSource),
+                              topology.isEmpty()
+                                  ? QString::fromLatin1(immap::session::kDefaultTopology)
+                                  : topology,
+                              file);
+            if (!ok && !shot) w.loadDefault();
+        }
+    } else {
+        const immap::gui::SourceArg a = immap::gui::classifySource(p.positionalArguments().first());
+        if (a.kind == immap::gui::SourceArg::Kind::Topology) {
+            w.loadDefault();
+            ok = w.openTopology(a.spec);
+        } else {
+            ok = w.openSource(a.spec, topology, file);
+            // The window still opens on something useful behind the error dialog.
+            if (!ok && !shot) w.loadDefault();
+        }
+    }
+    if (shot && !ok) return 1;
+    if (p.isSet("exec-steps")) {
+        bool okN = false;
+        const int n = p.value("exec-steps").toInt(&okN);
+        if (!okN || n < 0) return fail("--exec-steps takes a step count");
+        w.setAutoplay(false);
+        w.execProcess();
+        w.animation()->seek(n);
+    }
+    if (p.isSet("walk")) {
+        const QStringList parts = p.value("walk").split(QLatin1Char('-'));
+        std::uint64_t first = 0, last = 0;
+        if (parts.size() > 2 || !immap::gui::InsertVmaDialog::parsePage(parts[0], first) ||
+            !immap::gui::InsertVmaDialog::parsePage(parts.value(1, parts[0]), last) || last < first)
+            return fail("--walk takes FIRST[-LAST] pages, e.g. 0x100 or 0x100-0x120");
+        w.setAutoplay(false);
+        w.walkPages(first, last);
+        bool okN = true;
+        const int n = p.isSet("walk-steps") ? p.value("walk-steps").toInt(&okN) : 1 << 30;
+        if (!okN || n < 0) return fail("--walk-steps takes a step count");
+        w.animation()->seek(n);
+    }
+
+    if (!shot) {
+        w.show();
+        return app.exec();
+    }
+    w.setAttribute(Qt::WA_DontShowOnScreen);
+    w.resize(size);
+    w.show();
+    QApplication::processEvents();
+    w.resize(size);  // the offscreen platform may clamp the first size to its screen
+    QApplication::processEvents();
+    // With a step or walk shown, say which: the caption names the kernel step.
+    if (const immap::session::Playback* pb = w.animation()->player())
+        std::cout << "step " << pb->position() << "/" << pb->count() << ": " << pb->caption()
+                  << '\n';
+    const QImage image = w.grab().toImage();
+    QSaveFile out(p.value("screenshot"));
+    if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG") || !out.commit())
+        return fail(p.value("screenshot") + ": cannot write: " + out.errorString());
+    return 0;
+}

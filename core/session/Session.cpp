@@ -1,0 +1,111 @@
+#include "Session.h"
+
+#include <algorithm>
+
+#include "DefaultScenario.h"
+#include "procfs/ParseError.h"
+
+namespace immap::session {
+
+Session::Session() = default;
+Session::~Session() = default;
+
+void Session::load(const std::string& source, const std::string& topology,
+                   const std::string& fileName) {
+    auto host = std::make_unique<mapping::LoadedHost>(mapping::HostLoader::load(source, topology));
+    std::size_t index = 0;
+    const auto& files = host->mappings.files();
+    // Errors name the file the source read (a maps file's path), not the spec around it.
+    const std::string where = host->snapshot.source.empty() ? source : host->snapshot.source;
+    if (files.empty()) throw procfs::ParseError(where, 0, "no file-backed mappings to show");
+    if (const mapping::MappedFile* f =
+            host->mappings.findFile(fileName.empty() ? kDefaultFile : fileName)) {
+        index = static_cast<std::size_t>(f - files.data());
+    } else if (!fileName.empty()) {
+        throw procfs::ParseError(where, 0, "no single mapped file named '" + fileName + "'");
+    }
+    // Commit only once everything has loaded.
+    trees_.reset();
+    host_ = std::move(host);
+    topologySpec_ = topology;
+    fileIndex_ = index;
+    rebuild();
+}
+
+void Session::loadDefault() {
+    load(kDefaultSource, kDefaultTopology);
+}
+
+void Session::setTopology(const std::string& topologySpec) {
+    const std::string source = loaded() ? host_->source : std::string(kDefaultSource);
+    const std::string name = loaded() ? file().path : std::string();
+    load(source, topologySpec, name);
+}
+
+std::vector<std::size_t> Session::fileOrder() const {
+    std::vector<std::size_t> order(files().size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    auto isLibc = [&](std::size_t i) { return files()[i].name().rfind("libc.so", 0) == 0; };
+    std::stable_partition(order.begin(), order.end(), isLibc);
+    return order;
+}
+
+void Session::selectFile(std::size_t index) {
+    if (index >= files().size()) return;
+    fileIndex_ = index;
+    rebuild();
+}
+
+bool Session::selectFile(std::string_view name) {
+    const mapping::MappedFile* f = host_->mappings.findFile(name);
+    if (!f) return false;
+    selectFile(static_cast<std::size_t>(f - files().data()));
+    return true;
+}
+
+void Session::setSplitPolicy(const mapping::Policy& p) {
+    split_ = p;
+    if (loaded()) rebuild();
+}
+
+void Session::rebuild() {
+    trees_.reset();
+    trees_ = std::make_unique<TreeSet>(file(), host_->mappings, *host_->topology, split_);
+}
+
+std::unique_ptr<StepPlayer> Session::run(const std::vector<TreeOp>& ops) {
+    auto player = std::make_unique<StepPlayer>(*trees_);
+    std::vector<int> ids;
+    for (const TreeOp& op : ops)
+        ids.push_back(op.kind == TreeOp::Kind::Insert ? trees_->add(op.vma, op.comm) : op.id);
+    // The single tree's updates first, then each VMA's split tree, so the animation tells one
+    // tree's story at a time.
+    for (int pass = 0; pass < 2; ++pass) {
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            const TreeId t = pass == 0 ? kSingleTree : trees_->splitTreeId(ids[i]);
+            itree::StepRecorder& rec = player->beginOp(t);
+            if (ops[i].kind == TreeOp::Kind::Insert)
+                trees_->link(ids[i], t, &rec);
+            else
+                trees_->unlink(ids[i], t, &rec);
+            player->endOp(t);
+        }
+    }
+    for (std::size_t i = 0; i < ops.size(); ++i)
+        if (ops[i].kind == TreeOp::Kind::Remove) trees_->markDead(ids[i]);
+    return player;
+}
+
+std::unique_ptr<StepPlayer> Session::runRecipe(const ProcessRecipe& r, std::int64_t pid, int node) {
+    return run(r.ops(*trees_, pid, node));
+}
+
+std::int64_t Session::freshPid() const {
+    std::int64_t top = 0;
+    for (std::size_t i = 0; i < trees_->entryCount(); ++i)
+        top = std::max(top, trees_->entry(static_cast<int>(i)).vma.pid);
+    return top + 1;
+}
+
+}  // namespace immap::session

@@ -1,0 +1,70 @@
+#pragma once
+// What one window shows, without a window (DESIGN.md section 2): the loaded host, the file being
+// looked at, its trees as one tree and under a split policy, and the recorded updates the
+// animation plays. The GUI wires views to it; tests drive it headless.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ProcessRecipe.h"
+#include "StepPlayer.h"
+#include "TreeSet.h"
+#include "mapping/HostLoader.h"
+#include "mapping/Policy.h"
+
+namespace immap::session {
+
+class Session {
+public:
+    Session();
+    ~Session();
+
+    // Loads a source spec with an optional topology spec, then shows `file` (libc.so.6 when
+    // empty and present, else the file with most VMAs). Throws procfs::ParseError or
+    // topology::TopologyError naming file, line and reason; on a throw nothing changes.
+    void load(const std::string& source, const std::string& topology = {},
+              const std::string& file = {});
+    void loadDefault();
+    // Loads a topology for the current source (reloading it), as File > Open of a topology XML.
+    void setTopology(const std::string& topologySpec);
+
+    bool loaded() const { return host_ != nullptr; }
+    const mapping::LoadedHost& host() const { return *host_; }
+    const std::string& topologySpec() const { return topologySpec_; }
+    const std::vector<mapping::MappedFile>& files() const { return host_->mappings.files(); }
+    // The picker's order: libc first, then by VMA count (as files() already is).
+    std::vector<std::size_t> fileOrder() const;
+    std::size_t fileIndex() const { return fileIndex_; }
+    const mapping::MappedFile& file() const { return files()[fileIndex_]; }
+    void selectFile(std::size_t index);
+    bool selectFile(std::string_view name);  // false if no such single file
+
+    // The split side: per-node trees (split-trees) by default; sharded:K on request. Rebuilds
+    // the trees from the file's VMAs (exec/exit changes made since are dropped).
+    const mapping::Policy& splitPolicy() const { return split_; }
+    void setSplitPolicy(const mapping::Policy& p);
+
+    TreeSet& trees() { return *trees_; }
+    const TreeSet& trees() const { return *trees_; }
+
+    // Runs ops on every tree at once (the single tree's first, then the split trees'), recorded;
+    // the returned player replays them from the state before.
+    std::unique_ptr<StepPlayer> run(const std::vector<TreeOp>& ops);
+    std::unique_ptr<StepPlayer> runRecipe(const ProcessRecipe& r, std::int64_t pid, int node);
+    // A pid no live VMA of this file uses, for exec.
+    std::int64_t freshPid() const;
+
+private:
+    void rebuild();
+
+    std::unique_ptr<mapping::LoadedHost> host_;
+    std::string topologySpec_;
+    std::size_t fileIndex_ = 0;
+    mapping::Policy split_{mapping::Policy::Kind::SplitTrees, 0};
+    std::unique_ptr<TreeSet> trees_;
+};
+
+}  // namespace immap::session

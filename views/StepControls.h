@@ -1,0 +1,55 @@
+#pragma once
+// The animation's transport bar: start, back, play/pause, forward, end, speed, a step slider,
+// the caption naming the kernel step, and the buttons that start an update (insert, remove,
+// exec, exit). It only shows state and emits intent; app/ drives the player.
+
+#include <QComboBox>
+#include <QLabel>
+#include <QSlider>
+#include <QStyle>
+#include <QToolButton>
+#include <QWidget>
+
+namespace immap::views {
+
+class StepControls : public QWidget {
+    Q_OBJECT
+public:
+    explicit StepControls(QWidget* parent = nullptr);
+
+    static const QList<double>& speeds();  // 0.25x .. 4x
+    void setSpeedIndex(int i);
+    int speedIndex() const { return speed_->currentIndex(); }
+    double speed() const { return speeds()[speed_->currentIndex()]; }
+    // count 0 disables the transport.
+    void setPosition(int position, int count);
+    void setPlaying(bool playing);
+    void setCaption(const QString& text);
+    QString caption() const { return caption_->text(); }
+    QSlider* slider() const { return slider_; }
+
+signals:
+    void playToggled();
+    void stepBack();
+    void stepForward();
+    void toStart();
+    void toEnd();
+    void seek(int position);
+    void speedChanged(double speed);
+    void insertRequested();
+    void removeSelectedRequested();
+    void execRequested();
+    void exitRequested();
+
+private:
+    QToolButton* button(QStyle::StandardPixmap icon, const QString& tip);
+
+    QToolButton *start_, *back_, *play_, *forward_, *end_;
+    QComboBox* speed_;
+    QSlider* slider_;
+    QLabel* position_;
+    QLabel* caption_;
+    bool quiet_ = false;
+};
+
+}  // namespace immap::views

@@ -1,0 +1,103 @@
+#include "TreeLayout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace immap::views {
+
+TreeLayout TreeLayout::of(const session::DrawTree& tree) {
+    TreeLayout l;
+    l.columns = static_cast<int>(tree.nodes.size());
+    l.rows = tree.height;
+    l.depth.resize(tree.nodes.size());
+    l.levelGap.assign(tree.nodes.size(), std::numeric_limits<int>::max() / 4);
+    std::vector<int> lastAt(static_cast<std::size_t>(tree.height), -1);
+    for (int i = 0; i < l.columns; ++i) {
+        const int d = tree.nodes[static_cast<std::size_t>(i)].depth;
+        l.depth[static_cast<std::size_t>(i)] = d;
+        int& prev = lastAt[static_cast<std::size_t>(d)];
+        if (prev >= 0) {
+            const int gap = i - prev;
+            auto& a = l.levelGap[static_cast<std::size_t>(prev)];
+            auto& b = l.levelGap[static_cast<std::size_t>(i)];
+            a = std::min(a, gap);
+            b = std::min(b, gap);
+        }
+        prev = i;
+    }
+    // A lone node on its level has the whole width as room.
+    for (auto& g : l.levelGap)
+        g = std::min(g, std::max(1, l.columns));
+    return l;
+}
+
+void TreeLayout::fit(const QRectF& area) {
+    const double cols = std::max(1, columns);
+    const double rws = std::max(1, rows);
+    sx = area.width() / cols;
+    sy = std::min(area.height() / rws, 90.0);  // shallow trees stay compact at the top
+    ox = area.left();
+    oy = area.top();
+}
+
+void TreeLayout::zoomAt(const QPointF& anchor, double factor) {
+    // Keep the world point under the anchor fixed; zoom x always, y only until labels fit.
+    const double wx = (anchor.x() - ox) / sx;
+    const double wy = (anchor.y() - oy) / sy;
+    sx *= factor;
+    const double ny = std::clamp(sy * factor, 8.0, kLabelRowHeight * 1.6);
+    sy = ny;
+    ox = anchor.x() - wx * sx;
+    oy = anchor.y() - wy * sy;
+}
+
+double TreeLayout::radius() const {
+    return std::min({kMaxRadius, sx * 0.42, sy * 0.32});
+}
+
+double TreeLayout::radiusFor(int i) const {
+    const double room = levelGap[static_cast<std::size_t>(i)] * sx;
+    return std::min({kMaxRadius, room * 0.42, sy * 0.32});
+}
+
+TreeLayout::Detail TreeLayout::detail(int i) const {
+    const double room = levelGap[static_cast<std::size_t>(i)] * sx;
+    if (room < kMinDiscRoom || sy < 8) return Detail::Dot;
+    if (room >= kLabelRoom && sy >= kLabelRowHeight) return Detail::Label;
+    if (room >= kSideRoom && sy >= kSideRowHeight) return Detail::Side;
+    // Rows too tight for a label's two lines: only where the level is so sparse that the label
+    // (about 110 px) cannot reach the node's children, which sit half the room away.
+    if (room >= kWideRoom && sy >= 10) return Detail::Side;
+    return Detail::Disc;
+}
+
+std::pair<int, int> TreeLayout::visibleRanks(double x0, double x1) const {
+    if (columns == 0) return {0, -1};
+    const int a = static_cast<int>(std::floor((x0 - ox) / sx - 0.5));
+    const int b = static_cast<int>(std::ceil((x1 - ox) / sx - 0.5));
+    return {std::clamp(a, 0, columns - 1), std::clamp(b, 0, columns - 1)};
+}
+
+int TreeLayout::nodeAt(const QPointF& p) const {
+    if (columns == 0) return -1;
+    const int row = static_cast<int>(std::floor((p.y() - oy) / sy));
+    if (row < 0 || row >= rows) return -1;
+    // Search the ranks near x for a node on that row whose disc or cell covers p.
+    const auto [lo, hi] = visibleRanks(p.x() - kMaxRadius - sx, p.x() + kMaxRadius + sx);
+    int best = -1;
+    double bestDist = std::numeric_limits<double>::max();
+    for (int i = lo; i <= hi; ++i) {
+        if (depth[static_cast<std::size_t>(i)] != row) continue;
+        const QPointF c = center(i);
+        const double r = std::max(radiusFor(i), 2.5);
+        const double d = std::hypot(c.x() - p.x(), c.y() - p.y());
+        if (d <= r + 1.5 && d < bestDist) {
+            best = i;
+            bestDist = d;
+        }
+    }
+    return best;
+}
+
+}  // namespace immap::views

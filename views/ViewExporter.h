@@ -1,0 +1,18 @@
+#pragma once
+// Exports a widget as it looks now: PNG, SVG (QSvgGenerator) or PDF (QPdfWriter), chosen by the
+// file's suffix. Written through QSaveFile, so a failed export never leaves half a file.
+
+#include <QString>
+
+class QWidget;
+
+namespace immap::views {
+
+class ViewExporter {
+public:
+    // Returns an empty string on success, else the reason (naming the file).
+    static QString save(QWidget* widget, const QString& path);
+    static QString filters();  // for QFileDialog
+};
+
+}  // namespace immap::views
