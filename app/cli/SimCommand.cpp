@@ -14,6 +14,7 @@
 #include "sim/Sweep.h"
 #include "topology/Topology.h"
 #include "trace/TraceWriter.h"
+#include "views/ThroughputView.h"
 
 namespace immap::cli {
 
@@ -222,6 +223,8 @@ int sweepCommand(const QStringList& args) {
     p.addOption({"threads", "Worker threads.", "T", "2"});
     p.addOption({"json", "Print {\"runs\": [...]} as JSON."});
     p.addOption({"csv", "Write the runs as CSV to FILE (atomically).", "FILE"});
+    p.addOption({"png", "Render the throughput plot (as the app shows it) to FILE.", "FILE"});
+    p.addOption({"size", "PNG size.", "WxH", "1200x800"});
     if (!p.parse(args)) return usageError("sweep", p.errorText().toStdString());
     if (p.isSet("help")) {
         std::cout << p.helpText().toStdString();
@@ -280,9 +283,23 @@ int sweepCommand(const QStringList& args) {
                 return 1;
             }
         }
+        if (p.isSet("png")) {
+            const QStringList wh = p.value("size").split('x');
+            const int w = wh.size() == 2 ? wh[0].toInt() : 0, h = wh.size() == 2 ? wh[1].toInt() : 0;
+            if (w < 100 || h < 100 || w > 10000 || h > 10000)
+                return usageError("sweep", "--size must be WxH, each from 100 to 10000");
+            views::ThroughputView view;
+            view.resize(w, h);
+            view.setRuns(runs, QString::fromStdString(c.topo->spec()), static_cast<int>(c.topo->pus().size()));
+            QString error;
+            if (!view.exportPng(p.value("png"), w, h, error)) {
+                std::cerr << "immap sweep: cannot write " << error.toStdString() << '\n';
+                return 1;
+            }
+        }
         if (p.isSet("json")) {
             std::cout << sim::Sweep::toJson(runs);
-        } else if (!p.isSet("csv")) {
+        } else if (!p.isSet("csv") && !p.isSet("png")) {
             std::cout << "policy          copies    execs/s   vs single  busiest lock\n";
             for (const sim::SimResult& r : runs) {
                 double single = 0, util = 0;

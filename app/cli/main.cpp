@@ -1,4 +1,7 @@
+#include <QApplication>
 #include <QCoreApplication>
+#include <cstring>
+#include <memory>
 #include <iostream>
 
 #include "SimCommand.h"
@@ -25,6 +28,7 @@ const char* kUsage =
     "[--json]\n"
     "                                     N execl copies contending on the i_mmap locks\n"
     "       immap sweep [--topology SPEC] [--policies LIST] [--copies LIST] [--json | --csv FILE]\n"
+    "                   [--png FILE [--size WxH]]\n"
     "                                     throughput of every policy x copy count\n"
     "       immap simulate --list-params      the cost model's parameters and their sources\n"
     "       immap simulate ... --trace FILE   record the run as a native trace\n"
@@ -35,7 +39,16 @@ const char* kUsage =
 
 int main(int argc, char** argv) {
     std::ios::sync_with_stdio(false);
-    QCoreApplication app(argc, argv);
+    // `sweep --png` renders the throughput view: widgets need a QApplication, and headless
+    // machines need Qt's offscreen platform. Everything else stays a plain core application.
+    bool png = false;
+    for (int i = 1; i < argc; ++i) png = png || !std::strcmp(argv[i], "--png");
+    if (png && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    std::unique_ptr<QCoreApplication> application =
+        png ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+    QCoreApplication& app = *application;
     QCoreApplication::setApplicationName("immap");
     QCoreApplication::setApplicationVersion(IMMAP_VERSION);
     const QStringList args = app.arguments().mid(1);

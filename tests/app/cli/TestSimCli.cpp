@@ -2,6 +2,7 @@
 // arguments and bad recipes (exit 2, FILE:LINE: reason), determinism across processes, the
 // CSV file, and the parameter table in docs/simulator.md agreeing with the code's defaults.
 #include <QFile>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -123,6 +124,17 @@ private slots:
         QCOMPARE(lines.size(), 5);
         QVERIFY(lines[0].startsWith("policy,copies,execs_per_s"));
         QVERIFY(lines[4].startsWith("split-trees,16,"));
+    }
+
+    void sweepPngRendersThePlot() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("sweep.png");
+        const auto r = runImmap({"sweep", "--topology", kTopo, "--copies", "1,8", "--duration-ms", "5", "--png", png,
+                                 "--size", "640x480"});
+        QCOMPARE(r.status, 0);
+        const QImage img(png);
+        QCOMPARE(img.size(), QSize(640, 480));
+        QCOMPARE(runImmap({"sweep", "--copies", "1", "--png", png, "--size", "big"}).status, 2);
     }
 
     // docs/simulator.md's table lists every parameter with the code's default.

@@ -1,0 +1,54 @@
+#pragma once
+// The throughput view: execs/s against copies for each policy (top), the speedup over single
+// at the same copy count (bottom), the proposal's claimed gains marked at 384 copies when the
+// machine has 384 PUs, values on hover, zoom and pan, export PNG, PDF and CSV. It renders a
+// sweep's results and nothing else: running sweeps is the caller's business.
+
+#include <QString>
+#include <QWidget>
+#include <vector>
+
+#include "sim/SimResult.h"
+
+class QCustomPlot;
+class QCPAxisRect;
+class QCPGraph;
+
+namespace immap::views {
+
+class ThroughputView : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit ThroughputView(QWidget* parent = nullptr);
+
+    // Shows the runs (any order; grouped by policy). `machine` names the topology in the
+    // title; `pus` decides whether the proposal's 384-CPU claims are marked.
+    void setRuns(const std::vector<sim::SimResult>& runs, const QString& machine, int pus);
+    const std::vector<sim::SimResult>& runs() const { return runs_; }
+
+    QCustomPlot* plot() const { return plot_; }
+    // The execs/s graph of a policy ("single", ...), nullptr if absent.
+    QCPGraph* throughputGraph(const QString& policy) const;
+    QCPGraph* speedupGraph(const QString& policy) const;
+    bool claimsShown() const { return claimsShown_; }
+
+    // Atomic saves; false with the reason in `error`.
+    bool exportPng(const QString& path, int width, int height, QString& error);
+    bool exportPdf(const QString& path, int width, int height, QString& error);
+    bool exportCsv(const QString& path, QString& error);
+
+    // The colour each policy gets everywhere in the app.
+    static QColor policyColor(const QString& policy);
+
+private:
+    void showValueAt(const QPoint& pos);
+
+    QCustomPlot* plot_;
+    QCPAxisRect* speedRect_ = nullptr;
+    std::vector<sim::SimResult> runs_;
+    std::vector<std::pair<QString, QCPGraph*>> throughput_, speedup_;
+    bool claimsShown_ = false;
+};
+
+}  // namespace immap::views
