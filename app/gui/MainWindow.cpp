@@ -85,14 +85,6 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
         restoreGeometry(s.value("window/geometry").toByteArray());
         restoreState(s.value("window/state").toByteArray());
         controls_->setSpeedIndex(s.value("animation/speed", 2).toInt());
-        tabs_->setCurrentIndex(s.value("view/tab", 0).toInt());
-        mapping::Policy policy;
-        std::string ignored;
-        if (mapping::Policy::parse(
-                s.value("view/splitPolicy", "split-trees").toString().toStdString(), policy,
-                ignored) &&
-            policy.kind != mapping::Policy::Kind::Single)
-            session_.setSplitPolicy(policy);
         anim_->setSpeed(controls_->speed());
         rebuildRecentMenu();
     }

@@ -156,8 +156,6 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         s.setValue("window/geometry", saveGeometry());
         s.setValue("window/state", saveState());
         s.setValue("animation/speed", controls_->speedIndex());
-        s.setValue("view/tab", tabs_->currentIndex());
-        s.setValue("view/splitPolicy", QString::fromStdString(session_.splitPolicy().name()));
     }
     QMainWindow::closeEvent(e);
 }

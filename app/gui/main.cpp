@@ -77,9 +77,7 @@ int main(int argc, char** argv) {
 
     immap::gui::MainWindow w(!shot);
     w.setHeadless(shot);
-    // Without --view the window keeps the view it had last time (screenshots: split).
-    if ((p.isSet("view") || shot) && !w.setView(p.value("view")))
-        return fail("--view takes split, trees or table");
+    if (!w.setView(p.value("view"))) return fail("--view takes split, trees or table");
 
     // Load: the default, or the given source (a topology XML alone goes on the default host).
     bool ok = true;

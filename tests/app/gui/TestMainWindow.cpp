@@ -58,9 +58,6 @@ private slots:
             w.loadDefault();
             QVERIFY(w.openSource(snap));
             w.controls()->setSpeedIndex(4);
-            w.setView(QStringLiteral("trees"));
-            for (QAction* a : w.findChildren<QAction*>())
-                if (a->text() == QLatin1String("sharded:32")) a->trigger();
             w.resize(1234, 777);
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -71,8 +68,6 @@ private slots:
         QCOMPARE(QSettings().value("animation/speed").toInt(), 4);
         gui::MainWindow again(true);
         QCOMPARE(again.controls()->speedIndex(), 4);
-        QCOMPARE(again.tabs()->currentIndex(), 1);  // the single tree
-        QCOMPARE(again.session().splitPolicy().name(), std::string("sharded:32"));
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
         QCOMPARE(again.size(), QSize(1234, 777));
