@@ -1,11 +1,11 @@
 #include "ThroughputView.h"
 
+#include <qcustomplot.h>
 #include <QSaveFile>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <map>
-#include <qcustomplot.h>
 
 #include "sim/Sweep.h"
 
@@ -70,7 +70,8 @@ ThroughputView::ThroughputView(QWidget* parent) : QWidget(parent), plot_(new QCu
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     plot_->setAutoAddPlottableToLegend(false);  // the legend is built by hand, one entry per policy
     plot_->setMouseTracking(true);
-    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showValueAt(e->pos()); });
+    connect(plot_, &QCustomPlot::mouseMove, this,
+            [this](QMouseEvent* e) { showValueAt(e->pos()); });
     setRuns({}, QString(), 0);
 }
 
@@ -86,7 +87,8 @@ QCPGraph* ThroughputView::speedupGraph(const QString& policy) const {
     return nullptr;
 }
 
-void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QString& machine, int pus) {
+void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QString& machine,
+                             int pus) {
     runs_ = runs;
     throughput_.clear();
     speedup_.clear();
@@ -94,9 +96,11 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     plot_->clearItems();
     plot_->plotLayout()->clear();
 
-    auto* title = new QCPTextElement(plot_, machine.isEmpty() ? tr("Simulated exec throughput")
-                                                              : tr("Simulated exec throughput on %1").arg(machine),
-                                     QFont(font().family(), 11, QFont::Bold));
+    auto* title =
+        new QCPTextElement(plot_,
+                           machine.isEmpty() ? tr("Simulated exec throughput")
+                                             : tr("Simulated exec throughput on %1").arg(machine),
+                           QFont(font().family(), 11, QFont::Bold));
     plot_->plotLayout()->addElement(0, 0, title);
     auto* top = new QCPAxisRect(plot_);
     speedRect_ = new QCPAxisRect(plot_);
@@ -134,7 +138,8 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         const QString policy = QString::fromStdString(name);
         const QColor c = policyColor(policy);
         QCPGraph* g = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
-        QCPGraph* s = plot_->addGraph(speedRect_->axis(QCPAxis::atBottom), speedRect_->axis(QCPAxis::atLeft));
+        QCPGraph* s =
+            plot_->addGraph(speedRect_->axis(QCPAxis::atBottom), speedRect_->axis(QCPAxis::atLeft));
         for (QCPGraph* x : {g, s}) {
             x->setName(policy);
             x->setPen(QPen(c, 2));
@@ -160,7 +165,8 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     // split locks) read better on a log scale; the title says which.
     double minY = maxY;
     for (const auto& [p, g] : throughput_)
-        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) minY = std::min(minY, it->value);
+        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+            minY = std::min(minY, it->value);
     if (minY > 0 && maxY / minY > 50) {
         top->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
         top->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
@@ -177,7 +183,8 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
             maxS = std::max(maxS, claim.speedup);
             auto* mark = new QCPItemTracer(plot_);
             mark->setClipAxisRect(speedRect_);
-            mark->position->setAxes(speedRect_->axis(QCPAxis::atBottom), speedRect_->axis(QCPAxis::atLeft));
+            mark->position->setAxes(speedRect_->axis(QCPAxis::atBottom),
+                                    speedRect_->axis(QCPAxis::atLeft));
             mark->position->setCoords(384, claim.speedup);
             mark->setStyle(QCPItemTracer::tsSquare);
             mark->setSize(9);
@@ -185,7 +192,8 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
             mark->setBrush(Qt::NoBrush);
             auto* text = new QCPItemText(plot_);
             text->setClipAxisRect(speedRect_);
-            text->position->setAxes(speedRect_->axis(QCPAxis::atBottom), speedRect_->axis(QCPAxis::atLeft));
+            text->position->setAxes(speedRect_->axis(QCPAxis::atBottom),
+                                    speedRect_->axis(QCPAxis::atLeft));
             text->position->setCoords(384, claim.speedup);
             text->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
             text->setPadding(QMargins(0, 0, 12, 0));
@@ -194,7 +202,8 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
             text->setFont(QFont(font().family(), 8));
         }
     }
-    speedRect_->axis(QCPAxis::atLeft)->setScaleType(maxS > 20 ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    speedRect_->axis(QCPAxis::atLeft)
+        ->setScaleType(maxS > 20 ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (maxS > 20) {
         auto t = QSharedPointer<QCPAxisTickerLog>::create();
         speedRect_->axis(QCPAxis::atLeft)->setTicker(t);
@@ -215,11 +224,18 @@ void ThroughputView::showValueAt(const QPoint& pos) {
         const bool speed = g->valueAxis()->axisRect() == speedRect_;
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
             const QPointF p = g->coordsToPixels(it->key, it->value);
-            const double d = (p.x() - pos.x()) * (p.x() - pos.x()) + (p.y() - pos.y()) * (p.y() - pos.y());
+            const double d =
+                (p.x() - pos.x()) * (p.x() - pos.x()) + (p.y() - pos.y()) * (p.y() - pos.y());
             if (d < best) {
                 best = d;
-                text = speed ? tr("%1, %2 copies: %3x single").arg(g->name()).arg(it->key).arg(it->value, 0, 'f', 2)
-                             : tr("%1, %2 copies: %3 execs/s").arg(g->name()).arg(it->key).arg(QLocale().toString(it->value, 'f', 0));
+                text = speed ? tr("%1, %2 copies: %3x single")
+                                   .arg(g->name())
+                                   .arg(it->key)
+                                   .arg(it->value, 0, 'f', 2)
+                             : tr("%1, %2 copies: %3 execs/s")
+                                   .arg(g->name())
+                                   .arg(it->key)
+                                   .arg(QLocale().toString(it->value, 'f', 0));
             }
         }
     }
@@ -231,11 +247,13 @@ void ThroughputView::showValueAt(const QPoint& pos) {
 }
 
 bool ThroughputView::exportPng(const QString& path, int width, int height, QString& error) {
-    return saveAtomically(path, error, [&](const QString& f) { return plot_->savePng(f, width, height); });
+    return saveAtomically(path, error,
+                          [&](const QString& f) { return plot_->savePng(f, width, height); });
 }
 
 bool ThroughputView::exportPdf(const QString& path, int width, int height, QString& error) {
-    return saveAtomically(path, error, [&](const QString& f) { return plot_->savePdf(f, width, height); });
+    return saveAtomically(path, error,
+                          [&](const QString& f) { return plot_->savePdf(f, width, height); });
 }
 
 bool ThroughputView::exportCsv(const QString& path, QString& error) {

@@ -285,12 +285,14 @@ int sweepCommand(const QStringList& args) {
         }
         if (p.isSet("png")) {
             const QStringList wh = p.value("size").split('x');
-            const int w = wh.size() == 2 ? wh[0].toInt() : 0, h = wh.size() == 2 ? wh[1].toInt() : 0;
+            const int w = wh.size() == 2 ? wh[0].toInt() : 0,
+                      h = wh.size() == 2 ? wh[1].toInt() : 0;
             if (w < 100 || h < 100 || w > 10000 || h > 10000)
                 return usageError("sweep", "--size must be WxH, each from 100 to 10000");
             views::ThroughputView view;
             view.resize(w, h);
-            view.setRuns(runs, QString::fromStdString(c.topo->spec()), static_cast<int>(c.topo->pus().size()));
+            view.setRuns(runs, QString::fromStdString(c.topo->spec()),
+                         static_cast<int>(c.topo->pus().size()));
             QString error;
             if (!view.exportPng(p.value("png"), w, h, error)) {
                 std::cerr << "immap sweep: cannot write " << error.toStdString() << '\n';

@@ -1,8 +1,8 @@
 #include <QApplication>
 #include <QCoreApplication>
 #include <cstring>
-#include <memory>
 #include <iostream>
+#include <memory>
 
 #include "SimCommand.h"
 #include "SnapshotCommand.h"
@@ -42,12 +42,15 @@ int main(int argc, char** argv) {
     // `sweep --png` renders the throughput view: widgets need a QApplication, and headless
     // machines need Qt's offscreen platform. Everything else stays a plain core application.
     bool png = false;
-    for (int i = 1; i < argc; ++i) png = png || !std::strcmp(argv[i], "--png");
-    if (png && qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+    for (int i = 1; i < argc; ++i)
+        png = png || !std::strcmp(argv[i], "--png");
+    if (png && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
         qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     std::unique_ptr<QCoreApplication> application =
-        png ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
+        png ? std::make_unique<QApplication>(argc, argv)
+            : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication& app = *application;
     QCoreApplication::setApplicationName("immap");
     QCoreApplication::setApplicationVersion(IMMAP_VERSION);

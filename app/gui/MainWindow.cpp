@@ -42,6 +42,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     tabs_->addTab(split_, tr("Single + per-node trees"));
     tabs_->addTab(treePage_, tr("Single tree"));
     tabs_->addTab(table_, tr("VMA table"));
+    buildThroughputTab();
     setCentralWidget(tabs_);
     buildDocks();
     buildMenus();
@@ -155,6 +156,8 @@ void MainWindow::buildMenus() {
                     [this] { setView(QStringLiteral("trees")); });
     view->addAction(tr("VMA t&able"), QKeySequence(tr("Ctrl+3")), this,
                     [this] { setView(QStringLiteral("table")); });
+    view->addAction(tr("T&hroughput"), QKeySequence(tr("Ctrl+4")), this,
+                    [this] { setView(QStringLiteral("throughput")); });
     view->addSeparator();
     view->addAction(tr("&Fit to window"), QKeySequence(tr("F")), this, [this] {
         split_->fitToWindow();
@@ -221,6 +224,8 @@ bool MainWindow::setView(const QString& name) {
         tabs_->setCurrentWidget(treePage_);
     else if (name == QLatin1String("table"))
         tabs_->setCurrentWidget(table_);
+    else if (name == QLatin1String("throughput"))
+        tabs_->setCurrentWidget(throughputPage_);
     else
         return false;
     return true;
@@ -233,6 +238,7 @@ void MainWindow::afterLoad() {
     showFile();
     const auto& host = session_.host();
     setWindowTitle(tr("immap-lab — %1").arg(QString::fromStdString(host.source)));
+    sweepControls_->setMachine(static_cast<int>(host.topology->pus().size()));
 }
 
 void MainWindow::fillFilePicker() {

@@ -9,11 +9,14 @@
 #include <memory>
 
 #include "AnimationController.h"
+#include "SweepController.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
 #include "views/PageAxis.h"
 #include "views/SplitView.h"
 #include "views/StepControls.h"
+#include "views/SweepControls.h"
+#include "views/ThroughputView.h"
 #include "views/TreeView.h"
 #include "views/VmaTableView.h"
 
@@ -67,6 +70,12 @@ public:
     views::PageAxis* treePageAxis() const { return treeAxis_; }
     bool exportView(const QString& path);
 
+    // The throughput tab: runs a sweep of the current topology in the background.
+    views::ThroughputView* throughputView() const { return throughput_; }
+    views::SweepControls* sweepControls() const { return sweepControls_; }
+    SweepController* sweeps() const { return sweeps_; }
+    bool startSweep();
+
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -90,6 +99,7 @@ private:
     void openDialog();
     void exportDialog();
     void insertDialog();
+    void buildThroughputTab();
 
     session::Session session_;
     bool persist_;
@@ -108,6 +118,10 @@ private:
     QListWidget* files_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     AnimationController* anim_ = nullptr;
+    QWidget* throughputPage_ = nullptr;
+    views::ThroughputView* throughput_ = nullptr;
+    views::SweepControls* sweepControls_ = nullptr;
+    SweepController* sweeps_ = nullptr;
     int selected_ = -1;
     bool fillingFiles_ = false;
 };

@@ -1,5 +1,5 @@
 // immap-lab [SOURCE]
-// immap-lab --screenshot FILE [--view trees|split|table] [--size WxH] [SOURCE]
+// immap-lab --screenshot FILE [--view trees|split|table|throughput] [--size WxH] [SOURCE]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QImage>
@@ -44,7 +44,9 @@ int main(int argc, char** argv) {
     p.addHelpOption();
     p.addVersionOption();
     p.addOption({"screenshot", "Render the window offscreen to FILE (PNG) and exit.", "FILE"});
-    p.addOption({"view", "The view: split (default), trees or table.", "VIEW", "split"});
+    p.addOption({"view",
+                 "The view: split (default), trees, table or throughput (runs a sweep first).",
+                 "VIEW", "split"});
     p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000"});
     p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
     p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
@@ -77,7 +79,7 @@ int main(int argc, char** argv) {
 
     immap::gui::MainWindow w(!shot);
     w.setHeadless(shot);
-    if (!w.setView(p.value("view"))) return fail("--view takes split, trees or table");
+    if (!w.setView(p.value("view"))) return fail("--view takes split, trees, table or throughput");
 
     // Load: the default, or the given source (a topology XML alone goes on the default host).
     bool ok = true;
@@ -132,6 +134,12 @@ int main(int argc, char** argv) {
     if (!shot) {
         w.show();
         return app.exec();
+    }
+    // The throughput view shows a sweep: run the tab's default one, then render.
+    if (p.value("view") == QLatin1String("throughput")) {
+        if (!w.startSweep()) return fail("the sweep did not start");
+        w.sweeps()->wait();
+        QApplication::processEvents();
     }
     w.setAttribute(Qt::WA_DontShowOnScreen);
     w.resize(size);

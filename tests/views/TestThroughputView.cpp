@@ -1,11 +1,11 @@
 // The throughput view holds exactly the sweep's values (and speedups computed from them),
 // marks the proposal's claims only on a 384-PU machine, and exports PNG, PDF and CSV; the PNG
 // shows each policy's colour.
+#include <qcustomplot.h>
 #include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
-#include <qcustomplot.h>
 
 #include "Suites.h"
 #include "views/ThroughputView.h"
@@ -23,9 +23,11 @@ sim::SimResult run(const char* policy, unsigned copies, double execs) {
 }
 
 std::vector<sim::SimResult> sweep() {
-    return {run("single", 1, 1000), run("single", 16, 12000), run("single", 384, 6000),
-            run("split-trees", 1, 1100), run("split-trees", 16, 15000), run("split-trees", 384, 12000),
-            run("split-locks", 384, 300000), run("split-locks", 1, 1100), run("split-locks", 16, 17000)};
+    return {run("single", 1, 1000),          run("single", 16, 12000),
+            run("single", 384, 6000),        run("split-trees", 1, 1100),
+            run("split-trees", 16, 15000),   run("split-trees", 384, 12000),
+            run("split-locks", 384, 300000), run("split-locks", 1, 1100),
+            run("split-locks", 16, 17000)};
 }
 
 }  // namespace
@@ -72,7 +74,8 @@ private slots:
             const QColor c = views::ThroughputView::policyColor(policy);
             bool found = false;
             for (int y = 0; y < img.height() && !found; ++y)
-                for (int x = 0; x < img.width() && !found; ++x) found = img.pixelColor(x, y) == c;
+                for (int x = 0; x < img.width() && !found; ++x)
+                    found = img.pixelColor(x, y) == c;
             QVERIFY2(found, policy);
         }
         QFile pdf(dir.filePath("t.pdf"));

@@ -129,8 +129,8 @@ private slots:
     void sweepPngRendersThePlot() {
         QTemporaryDir dir;
         const QString png = dir.filePath("sweep.png");
-        const auto r = runImmap({"sweep", "--topology", kTopo, "--copies", "1,8", "--duration-ms", "5", "--png", png,
-                                 "--size", "640x480"});
+        const auto r = runImmap({"sweep", "--topology", kTopo, "--copies", "1,8", "--duration-ms",
+                                 "5", "--png", png, "--size", "640x480"});
         QCOMPARE(r.status, 0);
         const QImage img(png);
         QCOMPARE(img.size(), QSize(640, 480));

@@ -1,0 +1,65 @@
+// MainWindow's throughput tab: the sweep controls and the throughput plot, wired to a
+// SweepController that runs core/sim's Sweep in the background.
+#include <QMessageBox>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "MainWindow.h"
+
+namespace immap::gui {
+
+void MainWindow::buildThroughputTab() {
+    throughputPage_ = new QWidget(tabs_);
+    sweepControls_ = new views::SweepControls(throughputPage_);
+    throughput_ = new views::ThroughputView(throughputPage_);
+    auto* box = new QVBoxLayout(throughputPage_);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->setSpacing(0);
+    box->addWidget(sweepControls_);
+    box->addWidget(throughput_, 1);
+    tabs_->addTab(throughputPage_, tr("Throughput"));
+    sweeps_ = new SweepController(this);
+
+    connect(sweepControls_, &views::SweepControls::runRequested, this, [this] { startSweep(); });
+    connect(sweepControls_, &views::SweepControls::cancelRequested, sweeps_,
+            &SweepController::cancel);
+    connect(sweeps_, &SweepController::progress, sweepControls_,
+            &views::SweepControls::setProgress);
+    connect(sweeps_, &SweepController::finished, this,
+            [this](const std::vector<sim::SimResult>& runs) {
+                const auto& topo = *session_.host().topology;
+                throughput_->setRuns(runs, QString::fromStdString(topo.spec()),
+                                     static_cast<int>(topo.pus().size()));
+                sweepControls_->setRunning(false);
+                sweepControls_->setMessage(tr("%1 runs").arg(runs.size()));
+                statusBar()->showMessage(tr("Sweep done: %1 runs.").arg(runs.size()), 5000);
+            });
+    connect(sweeps_, &SweepController::cancelled, this, [this] {
+        sweepControls_->setRunning(false);
+        sweepControls_->setMessage(tr("cancelled"));
+    });
+    connect(sweeps_, &SweepController::failed, this, [this](const QString& reason) {
+        sweepControls_->setRunning(false);
+        sweepControls_->setMessage(tr("failed"));
+        showError(tr("Sweep failed"), reason);
+    });
+}
+
+bool MainWindow::startSweep() {
+    if (!session_.loaded() || sweeps_->running()) return false;
+    sim::SweepConfig config;
+    QString error;
+    if (!SweepController::parse(sweepControls_->policies(), sweepControls_->copies(), config,
+                                error)) {
+        showError(tr("Cannot run the sweep"), error);
+        return false;
+    }
+    config.durationMs = sweepControls_->durationMs();
+    sweepControls_->setRunning(true);
+    sweepControls_->setProgress(0, static_cast<int>(config.policies.size() * config.copies.size()));
+    sweepControls_->setMessage(
+        tr("running on %1").arg(QString::fromStdString(session_.host().topology->spec())));
+    return sweeps_->start(*session_.host().topology, config);
+}
+
+}  // namespace immap::gui

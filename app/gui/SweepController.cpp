@@ -1,0 +1,94 @@
+#include "SweepController.h"
+
+#include <QMetaObject>
+
+using namespace immap;
+
+SweepController::SweepController(QObject* parent) : QObject(parent) {
+    qRegisterMetaType<std::vector<sim::SimResult>>("std::vector<immap::sim::SimResult>");
+}
+
+SweepController::~SweepController() {
+    cancel();
+    if (worker_.joinable()) worker_.join();
+}
+
+bool SweepController::parse(const QString& policies, const QString& copies, sim::SweepConfig& out,
+                            QString& error) {
+    out.policies.clear();
+    out.copies.clear();
+    for (const QString& p : policies.split(',', Qt::SkipEmptyParts)) {
+        mapping::Policy policy;
+        std::string why;
+        if (!mapping::Policy::parse(p.trimmed().toStdString(), policy, why)) {
+            error = QString::fromStdString(why);
+            return false;
+        }
+        out.policies.push_back(policy);
+    }
+    for (const QString& c : copies.split(',', Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const uint n = c.trimmed().toUInt(&ok);
+        if (!ok || n == 0 || n > 100000) {
+            error = QObject::tr("'%1' is not a copy count from 1 to 100000").arg(c.trimmed());
+            return false;
+        }
+        out.copies.push_back(n);
+    }
+    if (out.policies.empty() || out.copies.empty()) {
+        error = QObject::tr("give at least one policy and one copy count");
+        return false;
+    }
+    return true;
+}
+
+bool SweepController::start(const topology::Topology& topology, sim::SweepConfig config) {
+    if (running_) return false;
+    if (worker_.joinable()) worker_.join();
+    running_ = true;
+    cancel_ = false;
+    worker_ = std::thread([this, topo = topology, config]() mutable {
+        config.topology = &topo;
+        try {
+            auto runs = sim::Sweep::run(
+                config,
+                [this](std::size_t done, std::size_t total) {
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, done, total] {
+                            emit progress(static_cast<int>(done), static_cast<int>(total));
+                        },
+                        Qt::QueuedConnection);
+                },
+                &cancel_);
+            QMetaObject::invokeMethod(
+                this,
+                [this, runs = std::move(runs)] {
+                    running_ = false;
+                    if (cancel_ || runs.empty())
+                        emit cancelled();
+                    else
+                        emit finished(runs);
+                },
+                Qt::QueuedConnection);
+        } catch (const std::exception& e) {
+            const QString reason = QString::fromUtf8(e.what());
+            QMetaObject::invokeMethod(
+                this,
+                [this, reason] {
+                    running_ = false;
+                    emit failed(reason);
+                },
+                Qt::QueuedConnection);
+        }
+    });
+    return true;
+}
+
+void SweepController::cancel() {
+    cancel_ = true;
+}
+
+void SweepController::wait() {
+    if (worker_.joinable()) worker_.join();
+}
