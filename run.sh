@@ -8,12 +8,9 @@ ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 "$ROOT/scripts/setup.sh"
 
 GUI="$ROOT/build/app/gui/immap-lab"
-CLI="$ROOT/build/app/cli/immap"
-
-# Until the GUI target exists, the CLI's default summary is the closest thing to "the app".
 if [[ ! -x $GUI ]]; then
-  echo "immap-lab: the GUI arrives later; this is the CLI summary of the default scenario (build/app/cli/immap)." >&2
-  exec "$CLI" "$@"
+  echo "immap-lab: $GUI was not built; see the build output above." >&2
+  exit 1
 fi
 
 # Qt would abort with a cryptic "could not connect to display"; say what to do instead.
