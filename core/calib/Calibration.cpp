@@ -190,7 +190,8 @@ CalibrationResult Calibration::fit(const CalibrationConfig& config) {
         u = std::exp(x[0]);
         res.method = "one copy count: lock_cost_scale kept at 1; Nelder-Mead on log U";
     } else {
-        // Coarse grid over k from 0.01 to 100 (U tied to the anchor), then Nelder-Mead.
+        // Coarse grid over k from 0.01 to 100 (U tied to the anchor), golden section, then
+        // Nelder-Mead on both.
         double bestK = 1, bestF = std::numeric_limits<double>::infinity();
         for (int i = 0; i <= 12; ++i) {
             const double kk = std::pow(10.0, -2.0 + i / 3.0);
@@ -201,15 +202,63 @@ CalibrationResult Calibration::fit(const CalibrationConfig& config) {
                 bestK = kk;
             }
         }
-        const Vec x =
-            nelderMead([&](const Vec& v) { return objective(std::exp(v[0]), std::exp(v[1])); },
-                       {std::log(anchoredU(bestK)), std::log(bestK)}, {0.05, 0.3}, 2,
-                       config.maxEvaluations, evals);
+        // The simulated curve is slightly rough in the parameters (whole execs per window), so
+        // a simplex can collapse early: restart from the best point with a smaller simplex
+        // while that still improves.
+        auto f2 = [&](const Vec& v) { return objective(std::exp(v[0]), std::exp(v[1])); };
+        // Golden section on log k between the grid neighbours of the best, U still tied:
+        // along that valley the truth of model-made points is exact.
+        {
+            const double g = (std::sqrt(5.0) - 1) / 2;
+            double a = std::log(bestK) - std::log(10.0) / 3,
+                   b = std::log(bestK) + std::log(10.0) / 3;
+            auto fk = [&](double lk) {
+                ++evals;
+                return objective(anchoredU(std::exp(lk)), std::exp(lk));
+            };
+            double c = b - g * (b - a), d = a + g * (b - a);
+            double fc = fk(c), fd = fk(d);
+            for (int i = 0; i < 20; ++i) {
+                if (fc < fd) {
+                    b = d;
+                    d = c;
+                    fd = fc;
+                    c = b - g * (b - a);
+                    fc = fk(c);
+                } else {
+                    a = c;
+                    c = d;
+                    fc = fd;
+                    d = a + g * (b - a);
+                    fd = fk(d);
+                }
+            }
+            const double lk = fc < fd ? c : d;
+            if (std::min(fc, fd) < bestF) bestK = std::exp(lk);
+        }
+        Vec x{std::log(anchoredU(bestK)), std::log(bestK)};
+        Vec step{0.02, 0.05};
+        double fx = f2(x);
+        ++evals;
+        for (int restart = 0; restart < 4 && evals < config.maxEvaluations; ++restart) {
+            const Vec y = nelderMead(f2, x, step, 2, config.maxEvaluations, evals);
+            const double fy = f2(y);
+            ++evals;
+            const bool better = fy < fx * (1 - 1e-3);
+            if (fy < fx) {
+                x = y;
+                fx = fy;
+            }
+            if (!better && restart > 0) break;
+            step = {step[0] / 2, step[1] / 2};
+        }
         u = std::exp(x[0]);
         k = std::exp(x[1]);
         res.method =
             "least squares on relative error: U tied to the smallest copy count, a log grid of "
-            "13 lock_cost_scale values over 0.01-100, then Nelder-Mead on (log U, log k)";
+            "13 lock_cost_scale values over 0.01-100 and a golden section between the best's "
+            "neighbours, then Nelder-Mead on (log U, log k), "
+            "restarted from its best point with a halved simplex while that improves";
     }
     res.unlockedNsPerExec = std::clamp(u, kMinUnlockedNs, kMaxUnlockedNs);
     res.lockCostScale = std::clamp(k, kMinScale, kMaxScale);

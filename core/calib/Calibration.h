@@ -9,8 +9,10 @@
 // ratios and says only how much slower or faster a hold is here. With one copy count k cannot
 // be told apart from U, so it stays 1.
 // Method: U is tied to k by the smallest copy count (U(k) = copies/execs_per_s - k x L, L the
-// locked time per exec at k = 1), a coarse log grid over k picks the start, then Nelder-Mead on
-// (log U, log k) minimises the mean squared relative error. Deterministic (fixed seed).
+// locked time per exec at k = 1), a coarse log grid over k and a golden section along that
+// valley pick the start, then Nelder-Mead on
+// (log U, log k) minimises the mean squared relative error, restarted from its best point while
+// that improves. Deterministic (fixed seed).
 
 #include <cstdint>
 #include <stdexcept>
@@ -44,7 +46,7 @@ struct CalibrationConfig {
     std::uint64_t seed = 1;
     const sim::Recipe* recipe = nullptr;
     unsigned threads = 2;
-    unsigned maxEvaluations = 150;
+    unsigned maxEvaluations = 250;
 };
 
 struct PointFit {
