@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "InputErrors.h"
+#include "calib/FitFile.h"
 #include "sim/Recipe.h"
 #include "sim/Simulator.h"
 #include "sim/Sweep.h"
@@ -40,6 +41,8 @@ void addCommonOptions(QCommandLineParser& p) {
     p.addOption({"walkers", "Whole-file walkers per second (rmap walks on the walker file).",
                  "PER_S", "0"});
     p.addOption({"param", "Cost-model parameter, repeatable (see --list-params).", "NAME=VALUE"});
+    p.addOption(
+        {"fit", "Start from the parameters of an immap-fit file (immap calibrate).", "FILE"});
     p.addOption({"list-params", "List every cost-model parameter with unit, default and source."});
 }
 
@@ -69,6 +72,15 @@ std::optional<int> readCommon(const char* cmd, const QCommandLineParser& p, Comm
     if (!ok) return usageError(cmd, "--seed must be a non-negative integer");
     if (!parseNumber(p.value("walkers"), c.walkers) || c.walkers < 0 || c.walkers > 1e8)
         return usageError(cmd, "--walkers must be a rate from 0 to 1e8 per second");
+    if (p.isSet("fit")) {
+        // --param values given beside it still win.
+        try {
+            c.params = calib::FitFile::paramsFromFile(p.value("fit").toStdString());
+        } catch (const calib::CalibError& e) {
+            std::cerr << e.what() << '\n';
+            return kBadInput;
+        }
+    }
     for (const QString& a : p.values("param")) {
         std::string error;
         if (!c.params.setFromText(a.toStdString(), error)) return usageError(cmd, error);

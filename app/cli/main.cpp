@@ -4,6 +4,7 @@
 #include <iostream>
 #include <memory>
 
+#include "MeasureCommand.h"
 #include "SimCommand.h"
 #include "SnapshotCommand.h"
 #include "TopologyCommand.h"
@@ -33,6 +34,13 @@ const char* kUsage =
     "       immap simulate --list-params      the cost model's parameters and their sources\n"
     "       immap simulate ... --trace FILE   record the run as a native trace\n"
     "       immap trace import|stats|replay|export ...   traces (immap trace --help)\n"
+    "       immap bench execl [--copies LIST] [--seconds S] [--repeat R] [--json]\n"
+    "                                     real execl copies on this host (docs/measurements.md)\n"
+    "       immap bench tree-locks [--threads LIST] [--policy single|split-locks] [--json]\n"
+    "                                     the recipe's tree ops by pinned threads, real locks\n"
+    "       immap calibrate --measured FILE [--topology SPEC] [--output FIT] [--json]\n"
+    "                                     fit the model to measured execl points\n"
+    "       immap simulate|sweep ... --fit FIT   run the model with a fit's parameters\n"
     "       immap --help | --version\n";
 
 }  // namespace
@@ -71,6 +79,8 @@ int main(int argc, char** argv) {
     if (cmd == "simulate") return immap::cli::simulateCommand(args);
     if (cmd == "sweep") return immap::cli::sweepCommand(args);
     if (cmd == "trace") return immap::cli::traceCommand(args);
+    if (cmd == "bench") return immap::cli::benchCommand(args);
+    if (cmd == "calibrate") return immap::cli::calibrateCommand(args);
     std::cerr << "immap: unknown command '" << cmd.toStdString() << "'\n" << kUsage;
     return 2;
 }
