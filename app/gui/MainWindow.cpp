@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include <QFileDialog>
+
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
@@ -43,6 +45,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     tabs_->addTab(treePage_, tr("Single tree"));
     tabs_->addTab(table_, tr("VMA table"));
     buildThroughputTab();
+    buildReplayTab();
     setCentralWidget(tabs_);
     buildDocks();
     buildMenus();
@@ -143,6 +146,13 @@ void MainWindow::buildMenus() {
     file->addAction(tr("Open &default scenario"), QKeySequence(tr("Ctrl+D")), this,
                     &MainWindow::loadDefault);
     recentMenu_ = file->addMenu(tr("Open &recent"));
+    file->addAction(tr("Open &trace…"), QKeySequence(tr("Ctrl+T")), this, [this] {
+        const QString path =
+            QFileDialog::getOpenFileName(this, tr("Open a native trace"), QString(),
+                                         tr("immap traces (*.trace);;All files (*)"));
+        if (!path.isEmpty()) openTrace(path);
+    });
+    file->addAction(tr("Re&cord a simulation…"), this, &MainWindow::recordDialog);
     file->addSeparator();
     file->addAction(tr("&Export view…"), QKeySequence(tr("Ctrl+E")), this,
                     &MainWindow::exportDialog);
@@ -226,6 +236,8 @@ bool MainWindow::setView(const QString& name) {
         tabs_->setCurrentWidget(table_);
     else if (name == QLatin1String("throughput"))
         tabs_->setCurrentWidget(throughputPage_);
+    else if (name == QLatin1String("replay"))
+        tabs_->setCurrentWidget(replayPage_);
     else
         return false;
     return true;

@@ -8,11 +8,15 @@
 #include <QTabWidget>
 #include <memory>
 
+#include <QTimer>
 #include "AnimationController.h"
 #include "SweepController.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
+#include "trace/Bookmarks.h"
+#include "trace/TraceCursor.h"
 #include "views/PageAxis.h"
+#include "views/ReplayControls.h"
 #include "views/SplitView.h"
 #include "views/StepControls.h"
 #include "views/SweepControls.h"
@@ -76,6 +80,16 @@ public:
     SweepController* sweeps() const { return sweeps_; }
     bool startSweep();
 
+    // The replay tab: a native trace (recorded or imported), scrubbed event by event.
+    bool openTrace(const QString& path);
+    // Simulates and records a trace of the loaded topology, then opens it for replay.
+    bool recordTrace(const QString& path, const QString& policy, int copies, int durationMs);
+    void replaySeek(qint64 position);
+    void addBookmark(const QString& caption);
+    views::ReplayControls* replayControls() const { return replayControls_; }
+    views::TreeView* replayTreeView() const { return replayTree_; }
+    const trace::TraceCursor* traceCursor() const { return cursor_.get(); }
+
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -100,6 +114,10 @@ private:
     void exportDialog();
     void insertDialog();
     void buildThroughputTab();
+    void buildReplayTab();
+    void refreshReplay();
+    void saveBookmarks();
+    void recordDialog();
 
     session::Session session_;
     bool persist_;
@@ -122,6 +140,15 @@ private:
     views::ThroughputView* throughput_ = nullptr;
     views::SweepControls* sweepControls_ = nullptr;
     SweepController* sweeps_ = nullptr;
+    QWidget* replayPage_ = nullptr;
+    views::ReplayControls* replayControls_ = nullptr;
+    views::TreeView* replayTree_ = nullptr;
+    std::unique_ptr<trace::TraceCursor> cursor_;
+    QString tracePath_;
+    int replayFile_ = 0;
+    int replayTreeIndex_ = 0;
+    std::vector<trace::Bookmark> bookmarks_;
+    QTimer* replayTimer_ = nullptr;
     int selected_ = -1;
     bool fillingFiles_ = false;
 };

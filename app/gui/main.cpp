@@ -44,9 +44,15 @@ int main(int argc, char** argv) {
     p.addHelpOption();
     p.addVersionOption();
     p.addOption({"screenshot", "Render the window offscreen to FILE (PNG) and exit.", "FILE"});
-    p.addOption({"view",
-                 "The view: split (default), trees, table or throughput (runs a sweep first).",
-                 "VIEW", "split"});
+    p.addOption(
+        {"view",
+         "The view: split (default), trees, table, throughput (runs a sweep first) or replay.",
+         "VIEW", "split"});
+    p.addOption(
+        {"trace",
+         "Open a native trace in the Replay tab (immap simulate --trace, immap trace import).",
+         "FILE"});
+    p.addOption({"trace-event", "With --trace: show the state after this many events.", "N"});
     p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000"});
     p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
     p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
@@ -79,7 +85,8 @@ int main(int argc, char** argv) {
 
     immap::gui::MainWindow w(!shot);
     w.setHeadless(shot);
-    if (!w.setView(p.value("view"))) return fail("--view takes split, trees, table or throughput");
+    if (!w.setView(p.value("view")))
+        return fail("--view takes split, trees, table, throughput or replay");
 
     // Load: the default, or the given source (a topology XML alone goes on the default host).
     bool ok = true;
@@ -131,6 +138,15 @@ int main(int argc, char** argv) {
         w.animation()->seek(n);
     }
 
+    if (p.isSet("trace")) {
+        if (!w.openTrace(p.value("trace")) && shot) return 1;
+        if (p.isSet("trace-event")) {
+            bool okN = false;
+            const qlonglong n = p.value("trace-event").toLongLong(&okN);
+            if (!okN || n < 0) return fail("--trace-event takes an event count");
+            w.replaySeek(n);
+        }
+    }
     if (!shot) {
         w.show();
         return app.exec();

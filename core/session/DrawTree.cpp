@@ -77,6 +77,21 @@ void fillVma(const TreeSet& set, const itree::Node* n, DrawNode& d) {
 
 }  // namespace
 
+DrawTree DrawTree::of(const itree::IntervalTree& tree,
+                      const std::function<void(const itree::Node*, DrawNode&)>& describe) {
+    return build(
+        tree.root(), [](const itree::Node* n) { return n->left(); },
+        [](const itree::Node* n) { return n->right(); },
+        [&](const itree::Node* n, DrawNode& d) {
+            d.start = n->start;
+            d.last = n->last;
+            d.subtreeLast = n->subtreeLast();
+            d.red = n->isRed();
+            describe(n, d);
+        },
+        tree.size());
+}
+
 int DrawTree::indexOfId(int id) const {
     for (std::size_t i = 0; i < nodes.size(); ++i)
         if (nodes[i].id == id) return static_cast<int>(i);

@@ -4,6 +4,7 @@
 // replay. Views lay this out and paint it; they never touch the tree itself.
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "TreeSet.h"
@@ -32,6 +33,10 @@ struct DrawTree {
 
     static DrawTree of(const itree::IntervalTree& tree, const TreeSet& set);
     static DrawTree of(const itree::ReplayTree& replay, const TreeSet& set);
+    // Any tree whose nodes the caller can describe (a trace replay's): `describe` fills a
+    // node's id, home node and pid; the rest comes from the tree.
+    static DrawTree of(const itree::IntervalTree& tree,
+                       const std::function<void(const itree::Node*, DrawNode&)>& describe);
 };
 
 }  // namespace immap::session

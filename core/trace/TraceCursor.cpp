@@ -23,6 +23,7 @@ void TraceCursor::apply(const sim::SimEvent& e) {
     std::string reason;
     if (!replay_->apply(e, reason)) throw TraceError(reader_.path(), reader_.line(), reason);
     ++applied_;
+    last_ = e;
 }
 
 void TraceCursor::seek(std::uint64_t applied) {
@@ -39,6 +40,7 @@ void TraceCursor::seek(std::uint64_t applied) {
         replay_->restore(*c.state);
         reader_.seek(c.offset, c.line);
         applied_ = c.applied;
+        last_ = sim::SimEvent{};
     }
     sim::SimEvent e;
     while (applied_ < applied && reader_.next(e))

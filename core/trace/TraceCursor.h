@@ -31,6 +31,8 @@ public:
     bool step(sim::SimEvent& e);
 
     const TraceReplay& replay() const { return *replay_; }
+    // The last event applied (a default event at position 0).
+    const sim::SimEvent& lastEvent() const { return last_; }
 
 private:
     struct Checkpoint {
@@ -47,6 +49,7 @@ private:
     std::uint64_t events_ = 0;
     std::uint64_t applied_ = 0;
     std::string error_;
+    sim::SimEvent last_;
 };
 
 }  // namespace immap::trace

@@ -36,6 +36,7 @@ struct TraceReplay::Snapshot {
         std::uint32_t id;
         itree::Index start, last;
         int file, tree, home;
+        std::int32_t owner;
     };
     struct Link {
         std::uint32_t node, parent, left, right;
@@ -77,7 +78,7 @@ std::shared_ptr<const TraceReplay::Snapshot> TraceReplay::snapshot() const {
                 st.links.push_back({idOf(l.node), idOf(l.parent), idOf(l.left), idOf(l.right),
                                     l.color, l.subtreeLast});
                 const Vma& v = *static_cast<const Vma*>(l.node);
-                s->live.push_back({v.id, v.start, v.last, v.file, v.tree, v.home});
+                s->live.push_back({v.id, v.start, v.last, v.file, v.tree, v.home, v.owner});
             }
             st.root = idOf(t->root());
             st.leftmost = idOf(t->leftmost());
@@ -111,6 +112,7 @@ void TraceReplay::restore(const Snapshot& s) {
         v.file = l.file;
         v.tree = l.tree;
         v.home = l.home;
+        v.owner = l.owner;
         v.inTree = true;
     }
     auto ptr = [&](std::uint32_t id) -> itree::Node* {

@@ -43,6 +43,10 @@ public:
         return *files_[static_cast<std::size_t>(file)].trees[static_cast<std::size_t>(tree)];
     }
     std::int64_t now() const { return now_; }
+    // What a tree node of this replay is: its VMA id, home node and the agent that mapped it.
+    static std::uint32_t vmaIdOf(const itree::Node* n) { return static_cast<const Vma*>(n)->id; }
+    static int homeOf(const itree::Node* n) { return static_cast<const Vma*>(n)->home; }
+    static std::int32_t ownerOf(const itree::Node* n) { return static_cast<const Vma*>(n)->owner; }
 
     // Everything a replay knows at this point, to come back to it later (seeking). Holds only
     // the VMAs in trees, so a checkpoint costs what the trees hold, not what the trace held.
@@ -56,6 +60,7 @@ private:
         int file = -1;
         int tree = -1;
         int home = 0;
+        std::int32_t owner = -1;
         bool inTree = false;
     };
     struct File {

@@ -1,0 +1,254 @@
+// MainWindow's replay tab: a native trace scrubbed event by event (core/trace's TraceCursor,
+// checkpointed, so any position is a short replay away), the chosen file's tree drawn as the
+// trace left it, bookmarks with captions beside the trace, and recording a simulation.
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QInputDialog>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include "MainWindow.h"
+#include "sim/Simulator.h"
+#include "trace/TraceError.h"
+#include "trace/TraceWriter.h"
+
+namespace immap::gui {
+
+namespace {
+
+QString describe(const trace::TraceHeader& h, const sim::SimEvent& e) {
+    if (e.time == 0 && e.kind == sim::SimEvent::ExecBegin && e.agent == 0 && e.cpu == 0) return {};
+    QString what = QString::fromLatin1(sim::simEventName(e.kind));
+    if (e.lock >= 0 && static_cast<std::size_t>(e.lock) < h.locks.size())
+        what += QStringLiteral(" ") +
+                QString::fromStdString(h.locks[static_cast<std::size_t>(e.lock)].name);
+    if (e.kind == sim::SimEvent::TreeInsert || e.kind == sim::SimEvent::TreeRemove)
+        what += QStringLiteral(" [0x%1, 0x%2] tree %3 (node %4)")
+                    .arg(e.start, 0, 16)
+                    .arg(e.last, 0, 16)
+                    .arg(e.tree)
+                    .arg(e.home);
+    return QObject::tr("t = %L1 ns, agent %2 on CPU %3: %4%5")
+        .arg(e.time)
+        .arg(e.agent)
+        .arg(e.cpu)
+        .arg(what)
+        .arg(e.inferred ? QObject::tr(" (inferred)") : QString());
+}
+
+}  // namespace
+
+void MainWindow::buildReplayTab() {
+    replayPage_ = new QWidget(tabs_);
+    replayControls_ = new views::ReplayControls(replayPage_);
+    replayTree_ = new views::TreeView(replayPage_);
+    auto* box = new QVBoxLayout(replayPage_);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->setSpacing(0);
+    box->addWidget(replayControls_);
+    box->addWidget(replayTree_, 1);
+    tabs_->addTab(replayPage_, tr("Replay"));
+    replayTimer_ = new QTimer(this);
+    replayTimer_->setInterval(40);
+
+    connect(replayControls_, &views::ReplayControls::seek, this, &MainWindow::replaySeek);
+    connect(replayControls_, &views::ReplayControls::stepForward, this,
+            [this] { replaySeek(cursor_ ? static_cast<qint64>(cursor_->position()) + 1 : 0); });
+    connect(replayControls_, &views::ReplayControls::stepBack, this, [this] {
+        if (cursor_ && cursor_->position() > 0)
+            replaySeek(static_cast<qint64>(cursor_->position()) - 1);
+    });
+    connect(replayControls_, &views::ReplayControls::playToggled, this, [this] {
+        if (replayTimer_->isActive()) {
+            replayTimer_->stop();
+        } else if (cursor_) {
+            replayTimer_->start();
+        }
+        replayControls_->setPlaying(replayTimer_->isActive());
+    });
+    connect(replayTimer_, &QTimer::timeout, this, [this] {
+        // About 1% of the trace per second of play, at least one event per frame.
+        if (!cursor_ || cursor_->position() >= cursor_->events()) {
+            replayTimer_->stop();
+            replayControls_->setPlaying(false);
+            return;
+        }
+        const auto stepSize = std::max<std::uint64_t>(1, cursor_->events() / 2500);
+        replaySeek(static_cast<qint64>(cursor_->position() + stepSize));
+    });
+    connect(replayControls_, &views::ReplayControls::fileChosen, this, [this](int i) {
+        replayFile_ = std::max(0, i);
+        refreshReplay();
+    });
+    connect(replayControls_, &views::ReplayControls::treeChosen, this, [this](int i) {
+        replayTreeIndex_ = std::max(0, i);
+        refreshReplay();
+    });
+    connect(replayControls_, &views::ReplayControls::bookmarkRequested, this, [this] {
+        if (!cursor_) return;
+        bool ok = false;
+        const QString caption = QInputDialog::getText(
+            this, tr("Bookmark"), tr("Caption for event %L1:").arg(cursor_->position()),
+            QLineEdit::Normal, QString(), &ok);
+        if (ok) addBookmark(caption);
+    });
+    connect(replayControls_, &views::ReplayControls::bookmarkRemoveRequested, this,
+            [this](int row) {
+                if (row < 0 || static_cast<std::size_t>(row) >= bookmarks_.size()) return;
+                bookmarks_.erase(bookmarks_.begin() + row);
+                saveBookmarks();
+            });
+    connect(replayControls_, &views::ReplayControls::bookmarkChosen, this, [this](int row) {
+        if (row >= 0 && static_cast<std::size_t>(row) < bookmarks_.size())
+            replaySeek(static_cast<qint64>(bookmarks_[static_cast<std::size_t>(row)].event));
+    });
+}
+
+bool MainWindow::openTrace(const QString& path) {
+    std::unique_ptr<trace::TraceCursor> cursor;
+    std::vector<trace::Bookmark> marks;
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        cursor = std::make_unique<trace::TraceCursor>(path.toStdString());
+        marks = trace::Bookmarks::load(trace::Bookmarks::sidecarPath(path.toStdString()));
+    } catch (const trace::TraceError& e) {
+        QApplication::restoreOverrideCursor();
+        showError(tr("Cannot open the trace"), QString::fromStdString(e.what()));
+        return false;
+    }
+    QApplication::restoreOverrideCursor();
+    replayTimer_->stop();
+    cursor_ = std::move(cursor);
+    tracePath_ = path;
+    bookmarks_ = std::move(marks);
+    replayFile_ = 0;
+    replayTreeIndex_ = 0;
+    QStringList files, trees;
+    for (const std::string& f : cursor_->header().files)
+        files << QString::fromStdString(f);
+    for (unsigned t = 0; t < cursor_->header().treesPerFile; ++t)
+        trees << (cursor_->header().treesPerFile == 1 ? tr("the single tree")
+                                                      : tr("tree %1").arg(t));
+    replayControls_->setChoices(files, trees);
+    tabs_->setCurrentWidget(replayPage_);
+    if (!cursor_->error().empty())
+        showError(tr("The trace stops early"), tr("%1\nEverything before that line is shown.")
+                                                   .arg(QString::fromStdString(cursor_->error())));
+    replaySeek(static_cast<qint64>(cursor_->events()));
+    saveBookmarks();
+    statusBar()->showMessage(tr("Trace %1: %L2 events (%3).")
+                                 .arg(QFileInfo(path).fileName())
+                                 .arg(cursor_->events())
+                                 .arg(QString::fromStdString(cursor_->header().source)),
+                             6000);
+    return true;
+}
+
+void MainWindow::replaySeek(qint64 position) {
+    if (!cursor_) return;
+    try {
+        cursor_->seek(static_cast<std::uint64_t>(std::max<qint64>(0, position)));
+    } catch (const trace::TraceError& e) {
+        replayTimer_->stop();
+        showError(tr("Cannot replay the trace"), QString::fromStdString(e.what()));
+        return;
+    }
+    refreshReplay();
+}
+
+void MainWindow::refreshReplay() {
+    if (!cursor_) return;
+    const auto& h = cursor_->header();
+    const int file = std::min<int>(replayFile_, static_cast<int>(h.files.size()) - 1);
+    const int tree =
+        std::min<int>(replayTreeIndex_, static_cast<int>(cursor_->replay().treeCount(file)) - 1);
+    const itree::IntervalTree& t = cursor_->replay().tree(file, tree);
+    replayTree_->setTree(session::DrawTree::of(t, [](const itree::Node* n, session::DrawNode& d) {
+        d.id = static_cast<int>(trace::TraceReplay::vmaIdOf(n));
+        d.homeNode = trace::TraceReplay::homeOf(n);
+        d.pid = trace::TraceReplay::ownerOf(n);
+    }));
+    replayTree_->setTitle(tr("%1, %2 at event %L3")
+                              .arg(QString::fromStdString(h.files[static_cast<std::size_t>(file)]))
+                              .arg(replayControls_->trees()->currentText())
+                              .arg(cursor_->position()),
+                          tr("%L1 VMAs · %2 · %3")
+                              .arg(t.size())
+                              .arg(QString::fromStdString(h.policy))
+                              .arg(QString::fromStdString(h.source)));
+    replayControls_->setPosition(static_cast<qint64>(cursor_->position()),
+                                 static_cast<qint64>(cursor_->events()));
+    replayControls_->setEventText(describe(h, cursor_->lastEvent()));
+    QStringList marks;
+    for (const trace::Bookmark& b : bookmarks_)
+        marks << tr("%L1: %2").arg(b.event).arg(QString::fromStdString(b.caption));
+    replayControls_->setBookmarks(marks);
+}
+
+void MainWindow::addBookmark(const QString& caption) {
+    if (!cursor_) return;
+    bookmarks_.push_back({cursor_->position(), caption.toStdString()});
+    std::stable_sort(
+        bookmarks_.begin(), bookmarks_.end(),
+        [](const trace::Bookmark& a, const trace::Bookmark& b) { return a.event < b.event; });
+    saveBookmarks();
+}
+
+void MainWindow::saveBookmarks() {
+    if (tracePath_.isEmpty()) return;
+    const std::string path = trace::Bookmarks::sidecarPath(tracePath_.toStdString());
+    try {
+        if (!bookmarks_.empty() || QFileInfo::exists(QString::fromStdString(path)))
+            trace::Bookmarks::save(path, bookmarks_);
+    } catch (const trace::TraceError& e) {
+        showError(tr("Cannot save the bookmarks"), QString::fromStdString(e.what()));
+    }
+    refreshReplay();
+}
+
+bool MainWindow::recordTrace(const QString& path, const QString& policy, int copies,
+                             int durationMs) {
+    if (!session_.loaded()) return false;
+    sim::SimConfig c;
+    std::string error;
+    if (!mapping::Policy::parse(policy.toStdString(), c.policy, error)) {
+        showError(tr("Cannot record"), QString::fromStdString(error));
+        return false;
+    }
+    c.topology = session_.host().topology.get();
+    c.copies = static_cast<unsigned>(std::max(1, copies));
+    c.durationMs = std::max(1, durationMs);
+    QApplication::setOverrideCursor(Qt::WaitCursor);
+    try {
+        trace::TraceWriter w(path.toStdString());
+        c.observer = &w;
+        sim::Simulator s(c);
+        w.start(trace::headerFor(c, s));
+        s.run();
+        w.close();
+    } catch (const std::exception& e) {
+        QApplication::restoreOverrideCursor();
+        showError(tr("Cannot record"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    QApplication::restoreOverrideCursor();
+    return openTrace(path);
+}
+
+void MainWindow::recordDialog() {
+    bool ok = false;
+    const QString policy = QInputDialog::getItem(
+        this, tr("Record a simulation"), tr("Policy:"),
+        {"single", "split-trees", "split-locks", "sharded:32"}, 0, false, &ok);
+    if (!ok) return;
+    const int copies = QInputDialog::getInt(
+        this, tr("Record a simulation"), tr("Copies (execl -c N):"),
+        static_cast<int>(session_.host().topology->pus().size()), 1, 100000, 1, &ok);
+    if (!ok) return;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Record to"), QStringLiteral("run.trace"), tr("immap traces (*.trace)"));
+    if (!path.isEmpty()) recordTrace(path, policy, copies, 20);
+}
+
+}  // namespace immap::gui

@@ -1,0 +1,48 @@
+#include "trace/Bookmarks.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+#include "trace/TraceError.h"
+
+namespace immap::trace {
+
+std::vector<Bookmark> Bookmarks::load(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    if (!f.exists()) return {};
+    if (!f.open(QIODevice::ReadOnly))
+        throw TraceError(path, 0, "cannot read: " + f.errorString().toStdString());
+    const QByteArray text = f.read(16 << 20);
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
+    if (err.error != QJsonParseError::NoError) {
+        const int line = static_cast<int>(text.left(err.offset).count('\n')) + 1;
+        throw TraceError(path, static_cast<std::uint64_t>(line),
+                         "not valid JSON: " + err.errorString().toStdString());
+    }
+    std::vector<Bookmark> out;
+    for (const auto& v : doc.object()["bookmarks"].toArray()) {
+        const QJsonObject o = v.toObject();
+        const double e = o["event"].toDouble(-1);
+        if (e < 0) throw TraceError(path, 1, "a bookmark without an \"event\" number");
+        out.push_back({static_cast<std::uint64_t>(e), o["caption"].toString().toStdString()});
+    }
+    return out;
+}
+
+void Bookmarks::save(const std::string& path, const std::vector<Bookmark>& marks) {
+    QJsonArray arr;
+    for (const Bookmark& b : marks)
+        arr.append(QJsonObject{{"event", static_cast<double>(b.event)},
+                               {"caption", QString::fromStdString(b.caption)}});
+    QSaveFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::WriteOnly))
+        throw TraceError(path, 0, "cannot write: " + f.errorString().toStdString());
+    f.write(QJsonDocument(QJsonObject{{"bookmarks", arr}}).toJson());
+    if (!f.commit()) throw TraceError(path, 0, "cannot save: " + f.errorString().toStdString());
+}
+
+}  // namespace immap::trace
