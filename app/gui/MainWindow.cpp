@@ -44,10 +44,10 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     tabs_->addTab(split_, tr("Single + per-node trees"));
     tabs_->addTab(treePage_, tr("Single tree"));
     tabs_->addTab(table_, tr("VMA table"));
-    buildThroughputTab();
-    buildReplayTab();
     setCentralWidget(tabs_);
     buildDocks();
+    buildThroughputTab();  // after the docks: its parameters dock joins theirs
+    buildReplayTab();
     buildMenus();
 
     for (views::TreeView* v : {split_->single(), tree_})

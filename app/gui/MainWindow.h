@@ -16,6 +16,7 @@
 #include "trace/Bookmarks.h"
 #include "trace/TraceCursor.h"
 #include "views/PageAxis.h"
+#include "views/ParamsPanel.h"
 #include "views/ReplayControls.h"
 #include "views/SplitView.h"
 #include "views/StepControls.h"
@@ -77,6 +78,7 @@ public:
     // The throughput tab: runs a sweep of the current topology in the background.
     views::ThroughputView* throughputView() const { return throughput_; }
     views::SweepControls* sweepControls() const { return sweepControls_; }
+    views::ParamsPanel* paramsPanel() const { return params_; }
     SweepController* sweeps() const { return sweeps_; }
     bool startSweep();
 
@@ -140,6 +142,7 @@ private:
     views::ThroughputView* throughput_ = nullptr;
     views::SweepControls* sweepControls_ = nullptr;
     SweepController* sweeps_ = nullptr;
+    views::ParamsPanel* params_ = nullptr;
     QWidget* replayPage_ = nullptr;
     views::ReplayControls* replayControls_ = nullptr;
     views::TreeView* replayTree_ = nullptr;

@@ -219,6 +219,7 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
     c.topology = session_.host().topology.get();
     c.copies = static_cast<unsigned>(std::max(1, copies));
     c.durationMs = std::max(1, durationMs);
+    c.params = params_->params();
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
         trace::TraceWriter w(path.toStdString());

@@ -1,6 +1,8 @@
 // MainWindow's throughput tab: the sweep controls and the throughput plot, wired to a
 // SweepController that runs core/sim's Sweep in the background.
+#include <QDockWidget>
 #include <QMessageBox>
+#include <QSettings>
 #include <QStatusBar>
 #include <QVBoxLayout>
 
@@ -19,6 +21,33 @@ void MainWindow::buildThroughputTab() {
     box->addWidget(throughput_, 1);
     tabs_->addTab(throughputPage_, tr("Throughput"));
     sweeps_ = new SweepController(this);
+
+    // The cost model's parameters, used by every sweep and recording; kept in the settings.
+    params_ = new views::ParamsPanel(this);
+    auto* dock = new QDockWidget(tr("Parameters"), this);
+    dock->setObjectName(QStringLiteral("paramsDock"));
+    dock->setWidget(params_);
+    addDockWidget(Qt::RightDockWidgetArea, dock);
+    if (auto* files = findChild<QDockWidget*>(QStringLiteral("filesDock")))
+        tabifyDockWidget(files, dock);
+    if (auto* vmas = findChild<QDockWidget*>(QStringLiteral("vmaDock"))) vmas->raise();
+    if (persist_) {
+        QSettings settings;
+        sim::CostParams p;
+        std::string ignored;
+        for (const auto& info : sim::CostParams::table()) {
+            const QVariant v = settings.value(QStringLiteral("params/") + QLatin1String(info.name));
+            if (v.isValid()) p.set(info.name, v.toDouble(), ignored);
+        }
+        params_->setParams(p);
+    }
+    connect(params_, &views::ParamsPanel::paramsChanged, this, [this](const sim::CostParams& p) {
+        if (!persist_) return;
+        QSettings settings;
+        for (const auto& info : sim::CostParams::table())
+            settings.setValue(QStringLiteral("params/") + QLatin1String(info.name),
+                              p.*(info.field));
+    });
 
     connect(sweepControls_, &views::SweepControls::runRequested, this, [this] { startSweep(); });
     connect(sweepControls_, &views::SweepControls::cancelRequested, sweeps_,
@@ -55,6 +84,7 @@ bool MainWindow::startSweep() {
         return false;
     }
     config.durationMs = sweepControls_->durationMs();
+    config.params = params_->params();
     sweepControls_->setRunning(true);
     sweepControls_->setProgress(0, static_cast<int>(config.policies.size() * config.copies.size()));
     sweepControls_->setMessage(

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QDoubleSpinBox>
+
 #include "MainWindow.h"
 #include "Suites.h"
 #include "sim/Sweep.h"
@@ -58,6 +60,28 @@ private slots:
             QVERIFY2(found, r.policy.c_str());
         }
         QVERIFY(w.throughputView()->claimsShown());  // the default machine has 384 PUs
+    }
+
+    // The parameters dock feeds the sweep: a tenfold unlocked time makes one copy ten times
+    // slower (nearly: the locked part stays).
+    void parametersFeedTheSweep() {
+        gui::MainWindow w(false);
+        w.loadDefault();
+        w.sweepControls()->setPolicies("single");
+        w.sweepControls()->setCopies("1");
+        w.sweepControls()->setDurationMs(300);
+        QSignalSpy done(w.sweeps(), &SweepController::finished);
+        QVERIFY(w.startSweep());
+        QVERIFY(done.wait(60000));
+        const double base = w.throughputView()->throughputGraph("single")->data()->at(0)->value;
+        w.paramsPanel()
+            ->editor("unlocked_ns_per_exec")
+            ->setValue(10 * sim::CostParams{}.unlockedNsPerExec);
+        QVERIFY(w.startSweep());
+        QVERIFY(done.wait(60000));
+        const double slow = w.throughputView()->throughputGraph("single")->data()->at(0)->value;
+        QVERIFY2(slow < base / 8 && slow > base / 12,
+                 qPrintable(QString("%1 vs %2").arg(slow).arg(base)));
     }
 
     void cancelStopsASweep() {
