@@ -168,6 +168,10 @@ void MainWindow::buildMenus() {
                     [this] { setView(QStringLiteral("table")); });
     view->addAction(tr("T&hroughput"), QKeySequence(tr("Ctrl+4")), this,
                     [this] { setView(QStringLiteral("throughput")); });
+    view->addAction(tr("T&opology"), QKeySequence(tr("Ctrl+5")), this,
+                    [this] { setView(QStringLiteral("topology")); });
+    view->addAction(tr("&Replay"), QKeySequence(tr("Ctrl+6")), this,
+                    [this] { setView(QStringLiteral("replay")); });
     view->addSeparator();
     view->addAction(tr("&Fit to window"), QKeySequence(tr("F")), this, [this] {
         split_->fitToWindow();
@@ -238,6 +242,8 @@ bool MainWindow::setView(const QString& name) {
         tabs_->setCurrentWidget(throughputPage_);
     else if (name == QLatin1String("replay"))
         tabs_->setCurrentWidget(replayPage_);
+    else if (name == QLatin1String("topology"))
+        tabs_->setCurrentWidget(topology_);
     else
         return false;
     return true;
@@ -251,6 +257,7 @@ void MainWindow::afterLoad() {
     const auto& host = session_.host();
     setWindowTitle(tr("immap-lab — %1").arg(QString::fromStdString(host.source)));
     sweepControls_->setMachine(static_cast<int>(host.topology->pus().size()));
+    topology_->setTopology(*host.topology);
 }
 
 void MainWindow::fillFilePicker() {

@@ -22,6 +22,7 @@
 #include "views/StepControls.h"
 #include "views/SweepControls.h"
 #include "views/ThroughputView.h"
+#include "views/TopologyView.h"
 #include "views/TreeView.h"
 #include "views/VmaTableView.h"
 
@@ -79,6 +80,7 @@ public:
     views::ThroughputView* throughputView() const { return throughput_; }
     views::SweepControls* sweepControls() const { return sweepControls_; }
     views::ParamsPanel* paramsPanel() const { return params_; }
+    views::TopologyView* topologyView() const { return topology_; }
     SweepController* sweeps() const { return sweeps_; }
     bool startSweep();
 
@@ -117,6 +119,7 @@ private:
     void insertDialog();
     void buildThroughputTab();
     void buildReplayTab();
+    void showSweepHeat(const std::vector<sim::SimResult>& runs);
     void refreshReplay();
     void saveBookmarks();
     void recordDialog();
@@ -143,6 +146,7 @@ private:
     views::SweepControls* sweepControls_ = nullptr;
     SweepController* sweeps_ = nullptr;
     views::ParamsPanel* params_ = nullptr;
+    views::TopologyView* topology_ = nullptr;
     QWidget* replayPage_ = nullptr;
     views::ReplayControls* replayControls_ = nullptr;
     views::TreeView* replayTree_ = nullptr;

@@ -20,6 +20,8 @@ void MainWindow::buildThroughputTab() {
     box->addWidget(sweepControls_);
     box->addWidget(throughput_, 1);
     tabs_->addTab(throughputPage_, tr("Throughput"));
+    topology_ = new views::TopologyView(tabs_);
+    tabs_->addTab(topology_, tr("Topology"));
     sweeps_ = new SweepController(this);
 
     // The cost model's parameters, used by every sweep and recording; kept in the settings.
@@ -61,6 +63,7 @@ void MainWindow::buildThroughputTab() {
                                      static_cast<int>(topo.pus().size()));
                 sweepControls_->setRunning(false);
                 sweepControls_->setMessage(tr("%1 runs").arg(runs.size()));
+                showSweepHeat(runs);
                 statusBar()->showMessage(tr("Sweep done: %1 runs.").arg(runs.size()), 5000);
             });
     connect(sweeps_, &SweepController::cancelled, this, [this] {
@@ -72,6 +75,23 @@ void MainWindow::buildThroughputTab() {
         sweepControls_->setMessage(tr("failed"));
         showError(tr("Sweep failed"), reason);
     });
+}
+
+// The topology view's heat: each CPU's share of time waiting for i_mmap locks in the biggest
+// run of the first policy swept.
+void MainWindow::showSweepHeat(const std::vector<sim::SimResult>& runs) {
+    const sim::SimResult* big = nullptr;
+    for (const sim::SimResult& r : runs)
+        if (r.policy == runs.front().policy && (!big || r.copies > big->copies)) big = &r;
+    if (!big) return;
+    std::vector<std::pair<unsigned, double>> heat;
+    for (const sim::CpuResult& c : big->cpus) {
+        const double total = c.workNs + c.waitNs + c.holdNs;
+        heat.push_back({c.cpu, total > 0 ? c.waitNs / total : 0});
+    }
+    topology_->setHeat(
+        heat,
+        tr("lock wait, %1 at %2 copies").arg(QString::fromStdString(big->policy)).arg(big->copies));
 }
 
 bool MainWindow::startSweep() {

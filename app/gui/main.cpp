@@ -44,10 +44,10 @@ int main(int argc, char** argv) {
     p.addHelpOption();
     p.addVersionOption();
     p.addOption({"screenshot", "Render the window offscreen to FILE (PNG) and exit.", "FILE"});
-    p.addOption(
-        {"view",
-         "The view: split (default), trees, table, throughput (runs a sweep first) or replay.",
-         "VIEW", "split"});
+    p.addOption({"view",
+                 "The view: split (default), trees, table, throughput (runs a sweep first), "
+                 "topology or replay.",
+                 "VIEW", "split"});
     p.addOption(
         {"trace",
          "Open a native trace in the Replay tab (immap simulate --trace, immap trace import).",
@@ -86,7 +86,7 @@ int main(int argc, char** argv) {
     immap::gui::MainWindow w(!shot);
     w.setHeadless(shot);
     if (!w.setView(p.value("view")))
-        return fail("--view takes split, trees, table, throughput or replay");
+        return fail("--view takes split, trees, table, throughput, topology or replay");
 
     // Load: the default, or the given source (a topology XML alone goes on the default host).
     bool ok = true;

@@ -1,5 +1,11 @@
 #include "topology/DistanceGraph.h"
 
+#include <map>
+
+#include <boost/graph/circle_layout.hpp>
+#include <boost/graph/kamada_kawai_spring_layout.hpp>
+#include <boost/graph/topology.hpp>
+
 #include <boost/graph/graphviz.hpp>
 #include <boost/property_map/dynamic_property_map.hpp>
 #include <sstream>
@@ -92,6 +98,44 @@ DistanceGraph DistanceGraph::read(const std::string& dot) {
     for (auto [it, end] = boost::edges(g); it != end; ++it)
         boost::add_edge(g[boost::source(*it, g)].logicalIndex,
                         g[boost::target(*it, g)].logicalIndex, g[*it], out.graph_);
+    return out;
+}
+
+std::vector<std::pair<double, double>> DistanceGraph::layout() const {
+    const std::size_t n = vertexCount();
+    std::vector<std::pair<double, double>> out(n, {0.0, 0.0});
+    if (n < 2) return out;
+    if (n == 2) {
+        out[0] = {-0.5, 0};
+        out[1] = {0.5, 0};
+        return out;
+    }
+    using Topo = boost::square_topology<>;
+    using Point = Topo::point_type;
+    std::vector<Point> points(n);
+    auto position =
+        boost::make_iterator_property_map(points.begin(), boost::get(boost::vertex_index, graph_));
+    boost::circle_graph_layout(graph_, position, 1.0);
+    // Spring lengths: the SLIT distance in units of the local distance.
+    std::map<NodeGraph::edge_descriptor, double> byEdge;
+    for (auto [e, end] = boost::edges(graph_); e != end; ++e)
+        byEdge[*e] = graph_[*e].weight / 10.0;
+    auto weight = boost::make_assoc_property_map(byEdge);
+    const bool ok = boost::kamada_kawai_spring_layout(graph_, position, weight, Topo(),
+                                                      boost::side_length(1.0));
+    if (!ok) boost::circle_graph_layout(graph_, position, 0.5);
+    // Normalise into [-0.5, 0.5]^2 so views need not know the layout's scale.
+    double minX = 1e300, maxX = -1e300, minY = 1e300, maxY = -1e300;
+    for (const Point& p : points) {
+        minX = std::min(minX, p[0]);
+        maxX = std::max(maxX, p[0]);
+        minY = std::min(minY, p[1]);
+        maxY = std::max(maxY, p[1]);
+    }
+    const double span = std::max({maxX - minX, maxY - minY, 1e-9});
+    for (std::size_t i = 0; i < n; ++i)
+        out[i] = {(points[i][0] - (minX + maxX) / 2) / span,
+                  (points[i][1] - (minY + maxY) / 2) / span};
     return out;
 }
 

@@ -6,6 +6,8 @@
 #include <boost/graph/adjacency_list.hpp>
 #include <cstddef>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "topology/Topology.h"
 
@@ -36,6 +38,10 @@ public:
     std::size_t vertexCount() const { return boost::num_vertices(graph_); }
     // The edge weight between nodes a and b (logical), 0 when there is no such edge or a == b.
     unsigned weight(std::size_t a, std::size_t b) const;
+
+    // Kamada-Kawai spring layout (Boost.Graph): one point per node, edge lengths proportional
+    // to distance, in a square of side 1 centred on the origin. Deterministic (circle start).
+    std::vector<std::pair<double, double>> layout() const;
 
     // An undirected GraphViz graph: vertex attributes label, logical_index, os_index, pus;
     // edge attributes weight, label, len.
