@@ -121,8 +121,17 @@ std::vector<std::pair<double, double>> DistanceGraph::layout() const {
     for (auto [e, end] = boost::edges(graph_); e != end; ++e)
         byEdge[*e] = graph_[*e].weight / 10.0;
     auto weight = boost::make_assoc_property_map(byEdge);
+    // Symmetric matrices (every distance equal, say) can keep the iteration from settling:
+    // stop at a small energy change or after a bounded number of steps, whichever comes first.
+    struct Done {
+        int* steps;
+        bool operator()(double delta, NodeGraph::vertex_descriptor, const NodeGraph&, bool) const {
+            return ++*steps > 20000 || delta < 1e-4;
+        }
+    };
+    int steps = 0;
     const bool ok = boost::kamada_kawai_spring_layout(graph_, position, weight, Topo(),
-                                                      boost::side_length(1.0));
+                                                      boost::side_length(1.0), Done{&steps});
     if (!ok) boost::circle_graph_layout(graph_, position, 0.5);
     // Normalise into [-0.5, 0.5]^2 so views need not know the layout's scale.
     double minX = 1e300, maxX = -1e300, minY = 1e300, maxY = -1e300;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <boost/graph/graphviz.hpp>
 #include <boost/property_map/dynamic_property_map.hpp>
+#include <cmath>
 #include <map>
 
 #include "Suites.h"
@@ -46,6 +47,31 @@ class TestDistanceGraph : public QObject {
     Q_OBJECT
 
 private slots:
+    // Kamada-Kawai: the 12-node shape's packages come out as two clusters; equal distances
+    // (the kernel's 10/20 default, which can keep the iteration from settling) still finish.
+    void layoutSeparatesPackagesAndFinishes() {
+        const Topology t =
+            Topology::fromSpec("synthetic:package:2 numa:6 core:2 pu:1;distances=10:12:32");
+        const auto pos = DistanceGraph(t).layout();
+        QCOMPARE(pos.size(), std::size_t{12});
+        double same = 0, other = 0;
+        int ns = 0, no = 0;
+        for (std::size_t a = 0; a < 12; ++a)
+            for (std::size_t b = a + 1; b < 12; ++b) {
+                const double d =
+                    std::hypot(pos[a].first - pos[b].first, pos[a].second - pos[b].second);
+                (t.nodes()[a].package == t.nodes()[b].package ? same : other) += d;
+                ++(t.nodes()[a].package == t.nodes()[b].package ? ns : no);
+            }
+        QVERIFY(same / ns < 0.5 * other / no);
+        for (const char* spec : {"synthetic:numa:4 core:2 pu:1", "synthetic:numa:8 core:1 pu:1"}) {
+            const auto p = DistanceGraph(Topology::fromSpec(spec)).layout();
+            for (std::size_t a = 0; a < p.size(); ++a)
+                for (std::size_t b = a + 1; b < p.size(); ++b)
+                    QVERIFY(std::hypot(p[a].first - p[b].first, p[a].second - p[b].second) > 1e-3);
+        }
+    }
+
     void everyPairWeightedByDistance() {
         const DistanceGraph g(Topology::fromSpec(kHygon));
         QCOMPARE(g.vertexCount(), std::size_t(12));
