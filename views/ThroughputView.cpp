@@ -87,9 +87,38 @@ QCPGraph* ThroughputView::speedupGraph(const QString& policy) const {
     return nullptr;
 }
 
+void ThroughputView::setMeasured(const std::vector<Measured>& points, const QString& label) {
+    measuredPoints_ = points;
+    measuredLabel_ = label;
+    setRuns(runs_, machine_, pus_);
+}
+
+void ThroughputView::drawMeasured(QCPLegend* legend) {
+    measured_ = nullptr;
+    if (measuredPoints_.empty()) return;
+    measured_ = plot_->addGraph(topRect_->axis(QCPAxis::atBottom), topRect_->axis(QCPAxis::atLeft));
+    measured_->setName(measuredLabel_.isEmpty() ? tr("measured") : measuredLabel_);
+    measured_->setLineStyle(QCPGraph::lsNone);
+    measured_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDiamond, QPen(Qt::black, 1.5),
+                                               QBrush(QColor(0xff, 0xcc, 0x00)), 10));
+    auto* bars =
+        new QCPErrorBars(topRect_->axis(QCPAxis::atBottom), topRect_->axis(QCPAxis::atLeft));
+    bars->setDataPlottable(measured_);
+    bars->setPen(QPen(Qt::black, 1.2));
+    QVector<double> errors;
+    for (const Measured& m : measuredPoints_) {
+        measured_->addData(m.copies, m.execsPerSecond);
+        errors << m.stddev;
+    }
+    bars->setData(errors);
+    legend->addItem(new QCPPlottableLegendItem(legend, measured_));
+}
+
 void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QString& machine,
                              int pus) {
-    runs_ = runs;
+    if (&runs != &runs_) runs_ = runs;
+    machine_ = machine;
+    pus_ = pus;
     throughput_.clear();
     speedup_.clear();
     plot_->clearPlottables();
@@ -103,6 +132,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
                            QFont(font().family(), 11, QFont::Bold));
     plot_->plotLayout()->addElement(0, 0, title);
     auto* top = new QCPAxisRect(plot_);
+    topRect_ = top;
     speedRect_ = new QCPAxisRect(plot_);
     plot_->plotLayout()->addElement(1, 0, top);
     plot_->plotLayout()->addElement(2, 0, speedRect_);
@@ -158,6 +188,11 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         }
         throughput_.push_back({policy, g});
         speedup_.push_back({policy, s});
+    }
+    drawMeasured(legend);
+    for (const Measured& m : measuredPoints_) {
+        maxX = std::max(maxX, static_cast<double>(m.copies));
+        maxY = std::max(maxY, m.execsPerSecond + m.stddev);
     }
     top->axis(QCPAxis::atBottom)->setRange(0.8, maxX * 1.25);
     speedRect_->axis(QCPAxis::atBottom)->setRange(0.8, maxX * 1.25);

@@ -13,6 +13,7 @@
 class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
+class QCPLegend;
 
 namespace immap::views {
 
@@ -26,6 +27,16 @@ public:
     // title; `pus` decides whether the proposal's 384-CPU claims are marked.
     void setRuns(const std::vector<sim::SimResult>& runs, const QString& machine, int pus);
     const std::vector<sim::SimResult>& runs() const { return runs_; }
+
+    // Measured execs/s on the real machine (immap bench execl), drawn over the simulated curves
+    // as points with error bars of one standard deviation; empty clears them.
+    struct Measured {
+        unsigned copies;
+        double execsPerSecond;
+        double stddev;
+    };
+    void setMeasured(const std::vector<Measured>& points, const QString& label);
+    QCPGraph* measuredGraph() const { return measured_; }
 
     QCustomPlot* plot() const { return plot_; }
     // The execs/s graph of a policy ("single", ...), nullptr if absent.
@@ -47,6 +58,13 @@ private:
     QCustomPlot* plot_;
     QCPAxisRect* speedRect_ = nullptr;
     std::vector<sim::SimResult> runs_;
+    std::vector<Measured> measuredPoints_;
+    QString measuredLabel_;
+    QCPGraph* measured_ = nullptr;
+    QCPAxisRect* topRect_ = nullptr;
+    QString machine_;
+    int pus_ = 0;
+    void drawMeasured(QCPLegend* legend);
     std::vector<std::pair<QString, QCPGraph*>> throughput_, speedup_;
     bool claimsShown_ = false;
 };

@@ -153,6 +153,12 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) openTrace(path);
     });
     file->addAction(tr("Re&cord a simulation…"), this, &MainWindow::recordDialog);
+    file->addAction(tr("Open &measurements…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Measured execl figures (immap bench execl --output)"), QString(),
+            tr("JSON (*.json);;All files (*)"));
+        if (!path.isEmpty()) openMeasurements(path);
+    });
     file->addSeparator();
     file->addAction(tr("&Export view…"), QKeySequence(tr("Ctrl+E")), this,
                     &MainWindow::exportDialog);

@@ -83,6 +83,8 @@ public:
     views::TopologyView* topologyView() const { return topology_; }
     SweepController* sweeps() const { return sweeps_; }
     bool startSweep();
+    // Real execl figures (immap bench execl --output FILE) over the simulated curves.
+    bool openMeasurements(const QString& path);
 
     // The replay tab: a native trace (recorded or imported), scrubbed event by event.
     bool openTrace(const QString& path);

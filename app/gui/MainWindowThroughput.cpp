@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include "MainWindow.h"
+#include "measure/MeasuredCurve.h"
 
 namespace immap::gui {
 
@@ -92,6 +93,24 @@ void MainWindow::showSweepHeat(const std::vector<sim::SimResult>& runs) {
     topology_->setHeat(
         heat,
         tr("lock wait, %1 at %2 copies").arg(QString::fromStdString(big->policy)).arg(big->copies));
+}
+
+bool MainWindow::openMeasurements(const QString& path) {
+    try {
+        const measure::MeasuredCurve curve = measure::MeasuredCurve::fromFile(path.toStdString());
+        std::vector<views::ThroughputView::Measured> points;
+        for (const measure::MeasuredPoint& p : curve.points)
+            points.push_back({p.copies, p.execsPerSecond, p.stddev});
+        throughput_->setMeasured(points, tr("measured on %1 (%2 runs each, load %3)")
+                                             .arg(QString::fromStdString(curve.host))
+                                             .arg(curve.repeat)
+                                             .arg(curve.loadAverage, 0, 'f', 1));
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open the measurements"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    setView(QStringLiteral("throughput"));
+    return true;
 }
 
 bool MainWindow::startSweep() {

@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <QDoubleSpinBox>
+#include <cmath>
 
 #include "MainWindow.h"
 #include "Suites.h"
@@ -82,6 +83,20 @@ private slots:
         const double slow = w.throughputView()->throughputGraph("single")->data()->at(0)->value;
         QVERIFY2(slow < base / 8 && slow > base / 12,
                  qPrintable(QString("%1 vs %2").arg(slow).arg(base)));
+    }
+
+    // Measured points from the shipped file sit over the curves, error bars included.
+    void measuredPointsOverlay() {
+        gui::MainWindow w(false);
+        w.loadDefault();
+        QVERIFY(
+            w.openMeasurements(QStringLiteral(IMMAP_SAMPLES "/measurements/host-2cpu-execl.json")));
+        QCPGraph* m = w.throughputView()->measuredGraph();
+        QVERIFY(m);
+        QCOMPARE(m->data()->size(), 3);
+        QCOMPARE(m->data()->at(0)->key, 1.0);
+        QVERIFY(std::abs(m->data()->at(0)->value - 2149.87) < 0.01);
+        QVERIFY(!w.openMeasurements(QStringLiteral(IMMAP_SAMPLES "/recipes/execl-glibc236.json")));
     }
 
     void cancelStopsASweep() {
