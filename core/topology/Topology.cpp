@@ -193,8 +193,39 @@ Hw loadSynthetic(std::string_view rest) {
     return hw;
 }
 
+// hwloc 2.9 (Debian 12) dereferences complete_cpuset / complete_nodeset of an object that has a
+// cpuset / nodeset without them and crashes (fixed upstream after 2.9). Its exporter always
+// writes them together, so an <object> lacking one is refused before hwloc sees it.
+void refuseObjectsHwlocCrashesOn(const std::string& text) {
+    auto has = [](std::string_view tag, std::string_view attr) {
+        for (std::size_t at = tag.find(attr); at != std::string_view::npos;
+             at = tag.find(attr, at + 1)) {
+            const char before = tag[at - 1];  // tags start with "<object", so at > 0
+            const std::size_t after = at + attr.size();
+            if ((before == ' ' || before == '\t' || before == '\n' || before == '\r') &&
+                after < tag.size() && (tag[after] == '=' || tag[after] == ' '))
+                return true;
+        }
+        return false;
+    };
+    std::size_t count = 0;
+    for (std::size_t at = text.find("<object"); at != std::string::npos;
+         at = text.find("<object", at + 1)) {
+        ++count;
+        const std::size_t end = text.find('>', at);
+        const std::string_view tag(text.data() + at,
+                                   (end == std::string::npos ? text.size() : end) - at);
+        for (const auto& [set, complete] :
+             {std::pair{"cpuset", "complete_cpuset"}, std::pair{"nodeset", "complete_nodeset"}})
+            if (has(tag, set) && !has(tag, complete))
+                throw TopologyError({}, "object " + std::to_string(count) + " has a " + set +
+                                            " but no " + complete);
+    }
+}
+
 Hw loadXml(const std::string& text) {
     if (text.empty()) throw TopologyError({}, "empty XML");
+    refuseObjectsHwlocCrashesOn(text);
     if (text.size() >= INT_MAX) throw TopologyError({}, "too large for an hwloc XML buffer");
     Hw hw = makeHw();
     // Files are read into memory first so that open errors are ours and precise; hwloc parses.

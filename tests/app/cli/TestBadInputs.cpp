@@ -100,6 +100,7 @@ private slots:
         row("topology", "topology-empty.xml", 2, 0);
         row("topology", "topology-binary.xml", 2, 0);
         row("topology", "topology-truncated.xml", 2, 0);
+        row("topology", "topology-no-complete-cpuset.xml", 2, 0);
         row("recipe", "recipe-empty.json", 2, 0);
         row("recipe", "recipe-binary.json", 2, 1);
         row("recipe", "recipe-truncated.json", 2, 5);

@@ -125,6 +125,13 @@ private slots:
                                        "ELF\x02\x01\x01\0\0\0",
                                        10)
                                 << "not a topology XML that hwloc can read";
+        // Issue 8: hwloc 2.9 crashed (SIGSEGV) on an object with a cpuset but no complete_cpuset.
+        std::string noComplete = sample;
+        const std::size_t at = noComplete.find(" complete_cpuset=\"");
+        noComplete.erase(at, noComplete.find('"', noComplete.find('"', at) + 1) + 1 - at);
+        QTest::newRow("cpuset without complete_cpuset")
+            << "nocc.xml" << QByteArray::fromStdString(noComplete)
+            << "has a cpuset but no complete_cpuset";
     }
     void badFilesNameFileAndReason() {
         QFETCH(QString, name);

@@ -78,6 +78,9 @@ write("topology-binary.xml", binary(700))
 with open(os.path.join(HERE, "../../../samples/topologies/host-2cpu.xml"), "rb") as f:
     xml = f.read()
 write("topology-truncated.xml", xml[: len(xml) // 2])
+# an object with a cpuset but no complete_cpuset: hwloc 2.9 crashed on it
+at = xml.index(b' complete_cpuset="')
+write("topology-no-complete-cpuset.xml", xml[:at] + xml[xml.index(b'"', xml.index(b'"', at) + 1) + 1:])
 # recipes
 write("recipe-empty.json", b"")
 write("recipe-binary.json", binary(500))
