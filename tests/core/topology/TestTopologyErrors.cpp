@@ -61,6 +61,9 @@ private slots:
                                       << "hwloc rejected";
         QTest::newRow("too many PUs") << "synthetic:package:1000 core:1000 pu:1000"
                                       << "describes more than 8192 PUs";
+        // Issue 8: one level of 7,777 PUs took 9 s in hwloc (fuzzing found it).
+        QTest::newRow("too wide a level") << "synthetic:7777"
+                                          << "has a level of 7777 children";
         QTest::newRow("unknown option") << "synthetic:pu:2;colour=red"
                                         << "unknown option 'colour=red'";
         QTest::newRow("distances twice") << pkg + "distances=10:12:32;distances=10:12:32"
