@@ -184,6 +184,9 @@ unsigned long syntheticPuBound(std::string_view desc, unsigned long& widest) {
 
 Hw loadSynthetic(std::string_view rest) {
     const SyntheticSpec s = parseSynthetic(rest);
+    // hwloc reads the description up to a NUL; the bounds below must see what hwloc sees.
+    if (s.description.find('\0') != std::string::npos)
+        throw TopologyError({}, "the synthetic description contains a NUL byte");
     unsigned long widest = 0;
     if (syntheticPuBound(s.description, widest) > kMaxSyntheticPus)
         throw TopologyError({}, "'" + s.description + "' describes more than " +

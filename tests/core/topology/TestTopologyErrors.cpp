@@ -95,6 +95,16 @@ private slots:
         QTest::newRow("one node, wrong size") << "synthetic:pu:2;distances=10,20,20,10"
                                               << "4 distances for 1 NUMA node; need 1";
     }
+    // Issue 8: hwloc stopped at a NUL, after the bound had checked the whole string (the
+    // fuzzer's "282282\0...": 282,282 PUs, a hang).
+    void nulInASyntheticDescriptionIsRefused() {
+        try {
+            Topology::fromSpec(std::string_view("synthetic:282282\0 8gl", 21));
+            QFAIL("loaded");
+        } catch (const TopologyError& e) {
+            QVERIFY2(e.reason().find("contains a NUL byte") != std::string::npos, e.what());
+        }
+    }
     void badSpecsNameSpecAndReason() {
         QFETCH(QString, spec);
         QFETCH(QString, reason);
