@@ -16,12 +16,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     in.write(data, size);
     try {
         trace::BpftraceImport::run(in.path(), out.path());
+    } catch (const trace::TraceError&) {
+        return 0;  // refused, with the line and reason: fine
+    }
+    // Imported: the trace written must read to its end, header included.
+    try {
         trace::TraceReader reader(out.path());
         sim::SimEvent e;
         while (reader.next(e)) {
         }
-        if (!reader.error().empty()) __builtin_trap();  // the importer wrote a bad trace
+        if (!reader.error().empty()) __builtin_trap();
     } catch (const trace::TraceError&) {
+        __builtin_trap();
     }
     return 0;
 }
