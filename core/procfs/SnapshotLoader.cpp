@@ -28,16 +28,18 @@ struct RawProcess {
     std::string readError;  // set when a file existed but could not be read
 };
 
+// Canonical decimal only, as /proc names them: "0100" beside "100" would be the same pid twice.
 bool parsePid(std::string_view s, std::int64_t& pid) {
-    if (s.empty() || s.size() > 18) return false;
+    if (s.empty() || s.size() > 18 || (s.size() > 1 && s.front() == '0')) return false;
     auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), pid);
     return ec == std::errc{} && p == s.data() + s.size() && pid >= 0;
 }
 
 // Reads a whole file with read(2): /proc files report size 0, so sizes cannot be trusted.
-// Returns 0 on success or the errno; EFBIG past the limit.
-int readFile(const std::string& path, std::string& out) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+// Returns 0 on success or the errno; EFBIG past the limit. With `noFollow`, a symbolic link is
+// not opened (ELOOP): a captured snapshot holds files, and a link could lead out of it.
+int readFile(const std::string& path, std::string& out, bool noFollow = false) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0));
     if (fd < 0) return errno;
     out.clear();
     char buf[1 << 16];
@@ -106,7 +108,7 @@ void addProcess(Snapshot& snap, std::int64_t pid, const RawProcess& raw, const s
 }
 
 // Reads PID/{maps,numa_maps,status,stat} under dir; a missing maps is recorded, not thrown.
-RawProcess readProcessDir(const std::string& dir) {
+RawProcess readProcessDir(const std::string& dir, bool noFollow = false) {
     RawProcess raw;
     struct Want {
         const char* name;
@@ -118,7 +120,7 @@ RawProcess readProcessDir(const std::string& dir) {
                           {"status", &raw.status, &raw.hasStatus},
                           {"stat", &raw.stat, &raw.hasStat}};
     for (const Want& w : wants) {
-        const int e = readFile(dir + "/" + w.name, *w.text);
+        const int e = readFile(dir + "/" + w.name, *w.text, noFollow);
         if (e == 0) {
             *w.has = true;
         } else if (e != ENOENT || std::string_view(w.name) == "maps") {
@@ -127,7 +129,9 @@ RawProcess readProcessDir(const std::string& dir) {
                 std::error_code ec;
                 if (fs::exists(dir, ec)) continue;  // the directory is there: maps is missing
             }
-            raw.readError = dir + "/" + w.name + ": " + describeErrno(e);
+            raw.readError =
+                dir + "/" + w.name + ": " +
+                (noFollow && e == ELOOP ? "a symbolic link, not followed" : describeErrno(e));
             return raw;
         }
     }
@@ -153,16 +157,23 @@ Snapshot loadProcTree(const std::string& root, bool live) {
     for (; it != end; it.increment(ec)) {
         if (ec) throw ParseError(root, 0, ec.message());
         std::int64_t pid;
-        if (parsePid(it->path().filename().string(), pid)) pids.push_back(pid);
+        if (!parsePid(it->path().filename().string(), pid)) continue;
+        // A captured snapshot is what its directory holds: a linked pid directory could loop or
+        // lead anywhere on this host (/proc's own pid directories are never links).
+        if (!live && it->is_symlink(ec)) {
+            snap.skipped.push_back({pid, it->path().string() + ": a symbolic link, not followed"});
+            continue;
+        }
+        pids.push_back(pid);
     }
     PathInterner paths;
     for (std::int64_t pid : pids) {
         const std::string dir = root + "/" + std::to_string(pid);
-        addProcess(snap, pid, readProcessDir(dir), dir, paths);
+        addProcess(snap, pid, readProcessDir(dir, !live), dir, paths);
     }
     if (!live) {
         std::string xml;
-        if (readFile(root + "/topology.xml", xml) == 0) snap.topologyXml = std::move(xml);
+        if (readFile(root + "/topology.xml", xml, true) == 0) snap.topologyXml = std::move(xml);
     }
     sortSnapshot(snap);
     return snap;
@@ -281,6 +292,15 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
             continue;
         }
         RawProcess& raw = procs[pid];
+        // Two entries for one pid's file (e.g. a/1/maps and b/1/maps) would be merged silently.
+        const bool* has = file == "maps"        ? &raw.hasMaps
+                          : file == "numa_maps" ? &raw.hasNumaMaps
+                          : file == "status"    ? &raw.hasStatus
+                                                : &raw.hasStat;
+        if (*has)
+            throw ParseError(path, 0,
+                             "entry '" + name.substr(0, 60) + "': a second " + std::string(file) +
+                                 " for pid " + std::to_string(pid));
         if (file == "maps") {
             raw.maps = std::move(text);
             raw.hasMaps = true;

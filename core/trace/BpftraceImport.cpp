@@ -12,6 +12,7 @@
 #include "sim/AddressSpace.h"
 #include "sim/Recipe.h"
 #include "trace/TraceError.h"
+#include "trace/TraceEvent.h"
 #include "trace/TraceWriter.h"
 
 namespace immap::trace {
@@ -61,6 +62,10 @@ public:
         origin_ = lines.empty() ? 0 : lines.front().t;
         for (const Line& l : lines)
             apply(l);
+        // A trace without files is one its own reader refuses: say so here, about the input.
+        if (files_.empty())
+            fail(0, "the recording maps no file: nothing to import (" +
+                        std::to_string(lines.size()) + " event lines)");
         summary_.lines = lines.size();
         summary_.processes = procs_.size();
         summary_.files = files_.size();
@@ -115,6 +120,10 @@ private:
             l.number = n;
             if (w.size() < 5 || !number(w[0], l.t) || !number(w[1], l.cpu) || !number(w[2], l.pid))
                 fail(n, "expected \"t_ns cpu pid comm event key=value...\"");
+            // bpftrace's nsecs count from boot; bounded, differences of them cannot overflow and
+            // the trace written stays one its reader accepts.
+            if (l.t < 0 || l.t > kMaxEventTime)
+                fail(n, "time " + w[0] + " ns is outside 0.." + std::to_string(kMaxEventTime));
             // comm may hold spaces: the event is the first known name after the pid that only
             // key=value words follow.
             std::size_t ev = 0;

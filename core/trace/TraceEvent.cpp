@@ -226,6 +226,13 @@ bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size
         reason = "expected a time in ns at the start of the line";
         return false;
     }
+    // Runs start at 0 and imports are rebased to their first event; bounding times keeps every
+    // sum and difference of them in a replay far from int64 overflow.
+    if (e.time < 0 || e.time > kMaxEventTime) {
+        reason =
+            "time " + std::to_string(e.time) + " ns is outside 0.." + std::to_string(kMaxEventTime);
+        return false;
+    }
     if (f.p < end && *f.p == ' ') ++f.p;
     const char* c = f.p;
     while (f.p < end && *f.p != ' ' && *f.p != '*')

@@ -2,11 +2,15 @@
 // One event per line (docs/trace-format.md): "TIME CODE AGENT CPU [fields]", CODE followed by
 // '*' when the event is inferred rather than recorded. Written and read here only.
 
+#include <cstdint>
 #include <string>
 
 #include "sim/Simulator.h"
 
 namespace immap::trace {
+
+// The latest event time a reader accepts: 2^62 ns, about 146 years.
+inline constexpr std::int64_t kMaxEventTime = std::int64_t{1} << 62;
 
 // Appends the event's line, newline included.
 void appendEvent(std::string& out, const sim::SimEvent& e);

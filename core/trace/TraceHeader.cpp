@@ -65,9 +65,16 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
     h.topology = o["topology"].toString().toStdString();
     h.policy = o["policy"].toString().toStdString();
     h.recipe = o["recipe"].toString().toStdString();
-    h.copies = static_cast<unsigned>(o["copies"].toDouble());
+    // Range-checked before the cast: a double out of unsigned's range converts to garbage (UB).
+    const double copies = o["copies"].toDouble();
+    if (!(copies >= 0 && copies <= 4294967295.0))
+        throw TraceError(file, 1, "copies must be from 0 to 4294967295");
+    h.copies = static_cast<unsigned>(copies);
     h.seed = o["seed"].toString().toULongLong();
     h.durationMs = o["duration_ms"].toDouble();
+    // Replay adds it, in ns, to event times (at most 2^62): keep the sum inside int64.
+    if (!(h.durationMs >= 0 && h.durationMs <= 1e12))
+        throw TraceError(file, 1, "duration_ms must be from 0 to 1e12");
     h.walkersPerSecond = o["walkers_per_s"].toDouble();
     h.timeOriginNs = o["time_origin_ns"].toString().toLongLong();
     for (const auto& f : o["files"].toArray())

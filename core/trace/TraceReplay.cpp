@@ -175,6 +175,13 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                         f.trees.back()->setObserver(&reads_);
                     }
                 }
+                // Ids are handed out in order, so vmas_ grows with the run; an id far past the
+                // largest so far would make it allocate for every id in between.
+                if (e.vma >= vmas_.size() + kMaxVmaIdGap) {
+                    reason = "VMA id " + std::to_string(e.vma) + " is more than " +
+                             std::to_string(kMaxVmaIdGap) + " past the largest so far";
+                    return false;
+                }
                 Vma& v = vma(e.vma);
                 itree::IntervalTree& t = *f.trees[static_cast<std::size_t>(e.tree)];
                 const bool counted =

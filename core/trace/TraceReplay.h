@@ -75,6 +75,7 @@ private:
         std::int64_t lastExecEnd = -1;
         std::int64_t arrival = 0;
     };
+    static constexpr std::size_t kMaxVmaIdGap = std::size_t{1} << 20;
     Vma& vma(std::uint32_t id);
     Agent& agent(std::int32_t id);
 

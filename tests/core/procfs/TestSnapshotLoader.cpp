@@ -175,6 +175,58 @@ private slots:
         QVERIFY2(!s.skipped[0].reason.empty(), "no reason");
     }
 
+    // Issue 8: a snapshot directory's links are not followed out of it.
+    void symlinksLeadingOutAreNotFollowed() {
+        const QString outside = tmp.filePath("outside");
+        QDir().mkpath(outside + "/7");
+        QFile::copy(QString::fromStdString(kHost) + "/17513/maps", outside + "/7/maps");
+        QFile xml(outside + "/topology.xml");
+        QVERIFY(xml.open(QIODevice::WriteOnly));
+        xml.write("<topology/>");
+        xml.close();
+        const QString root = tmp.filePath("links");
+        QDir().mkpath(root + "/17514");
+        QFile::copy(QString::fromStdString(kHost) + "/17513/maps", root + "/17514/maps");
+        QVERIFY(QFile::link(outside + "/7", root + "/100"));  // a linked pid directory
+        QDir().mkpath(root + "/101");
+        QVERIFY(QFile::link(outside + "/7/maps", root + "/101/maps"));  // a linked file
+        QVERIFY(QFile::link(outside + "/topology.xml", root + "/topology.xml"));
+        const Snapshot s = SnapshotLoader::load(root.toStdString());
+        QCOMPARE(s.processes.size(), std::size_t{1});
+        QCOMPARE(s.processes[0].pid, std::int64_t{17514});
+        QCOMPARE(s.skipped.size(), std::size_t{2});
+        for (const auto& k : s.skipped)
+            QVERIFY2(k.reason.find("symbolic link, not followed") != std::string::npos,
+                     k.reason.c_str());
+        QVERIFY(s.topologyXml.empty());
+    }
+
+    // Issue 8: one pid spelled twice ("0100" beside "100") is not loaded twice.
+    void pidNamesAreCanonical() {
+        const QString root = tmp.filePath("zeros");
+        for (const char* pid : {"100", "0100", "00"}) {
+            QDir().mkpath(root + "/" + pid);
+            QFile::copy(QString::fromStdString(kHost) + "/17513/maps", root + "/" + pid + "/maps");
+        }
+        const Snapshot s = SnapshotLoader::load(root.toStdString());
+        QCOMPARE(s.processes.size(), std::size_t{1});
+        QCOMPARE(s.processes[0].pid, std::int64_t{100});
+    }
+
+    // Issue 8: an archive holding two maps for one pid is refused, not silently merged.
+    void archiveWithADuplicatePidIsRefused() {
+        const QString tar = tmp.filePath("dup.tar");
+        const std::string maps = slurp(kHost + "/17513/maps");
+        writeTar(tar, {{"a/17513/maps", maps}, {"b/17513/maps", maps}});
+        try {
+            SnapshotLoader::load(tar.toStdString());
+            QFAIL("loaded an archive with two maps for one pid");
+        } catch (const ParseError& e) {
+            QCOMPARE(e.file(), tar.toStdString());
+            QVERIFY2(std::string(e.what()).find("b/17513/maps") != std::string::npos, e.what());
+        }
+    }
+
     void missingSourceIsAnError() {
         QVERIFY_THROWS_EXCEPTION(ParseError, SnapshotLoader::load("/nonexistent/snapshot"));
         QVERIFY_THROWS_EXCEPTION(ParseError, SnapshotLoader::loadMapsFile("/nonexistent/maps"));

@@ -61,6 +61,9 @@ private slots:
                                       << "hwloc rejected";
         QTest::newRow("too many PUs") << "synthetic:package:1000 core:1000 pu:1000"
                                       << "describes more than 8192 PUs";
+        // Issue 8: one level of 7,777 PUs took 9 s in hwloc (fuzzing found it).
+        QTest::newRow("too wide a level") << "synthetic:7777"
+                                          << "has a level of 7777 children";
         QTest::newRow("unknown option") << "synthetic:pu:2;colour=red"
                                         << "unknown option 'colour=red'";
         QTest::newRow("distances twice") << pkg + "distances=10:12:32;distances=10:12:32"
@@ -91,6 +94,16 @@ private slots:
                                           << "distance[0][2] is 5; SLIT distances are 10..255";
         QTest::newRow("one node, wrong size") << "synthetic:pu:2;distances=10,20,20,10"
                                               << "4 distances for 1 NUMA node; need 1";
+    }
+    // Issue 8: hwloc stopped at a NUL, after the bound had checked the whole string (the
+    // fuzzer's "282282\0...": 282,282 PUs, a hang).
+    void nulInASyntheticDescriptionIsRefused() {
+        try {
+            Topology::fromSpec(std::string_view("synthetic:282282\0 8gl", 21));
+            QFAIL("loaded");
+        } catch (const TopologyError& e) {
+            QVERIFY2(e.reason().find("contains a NUL byte") != std::string::npos, e.what());
+        }
     }
     void badSpecsNameSpecAndReason() {
         QFETCH(QString, spec);
@@ -125,6 +138,13 @@ private slots:
                                        "ELF\x02\x01\x01\0\0\0",
                                        10)
                                 << "not a topology XML that hwloc can read";
+        // Issue 8: hwloc 2.9 crashed (SIGSEGV) on an object with a cpuset but no complete_cpuset.
+        std::string noComplete = sample;
+        const std::size_t at = noComplete.find(" complete_cpuset=\"");
+        noComplete.erase(at, noComplete.find('"', noComplete.find('"', at) + 1) + 1 - at);
+        QTest::newRow("cpuset without complete_cpuset")
+            << "nocc.xml" << QByteArray::fromStdString(noComplete)
+            << "has a cpuset but no complete_cpuset";
     }
     void badFilesNameFileAndReason() {
         QFETCH(QString, name);

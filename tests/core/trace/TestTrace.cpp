@@ -151,6 +151,9 @@ private slots:
             {"twelve ee 0 0", "expected a time"},
             {"12 ee 0 0 extra", "malformed"},
             {std::string("12 ee 0\0 0", 10), "malformed"},
+            // Issue 8: times that would overflow int64 sums in a replay (UBSan found one).
+            {"-9000000000000000000 ws 0 0", "outside 0.."},
+            {"9000000000000000000 ee 0 0", "outside 0.."},
         };
         for (const Case& c : cases) {
             std::string broken;
@@ -182,6 +185,10 @@ private slots:
             {"immap-trace 1 {\"files\":[\"a\"],\"locks\":[{\"name\":\"x\",\"file\":3}]}\n",
              "names no file"},
             {"immap-trace 1 {\"files\":[\"a\"]}", "cut short"},
+            // Issue 8: out-of-range numbers were cast (UB) or overflowed in replay.
+            {"immap-trace 1 {\"files\":[\"a\"],\"copies\":1e300}\n", "copies must be"},
+            {"immap-trace 1 {\"files\":[\"a\"],\"copies\":-1}\n", "copies must be"},
+            {"immap-trace 1 {\"files\":[\"a\"],\"duration_ms\":1e300}\n", "duration_ms must be"},
         };
         for (const auto& [text, reason] : cases) {
             spit(path, text);
@@ -282,6 +289,26 @@ private slots:
         QCOMPARE(byPath["./execl"].inserts, 6 * execs);  // 1 + split 2 + 3 segments, per exec
     }
 
+    // Issue 8: a VMA id far past the others made replay allocate for every id in between (a
+    // 4-billion id: 250 GB); it is refused as a bad event instead.
+    void replayRefusesAVmaIdFarPastTheOthers() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("ids.trace").toStdString();
+        spit(path,
+             "immap-trace 1 {\"files\":[\"a\"],\"locks\":[{\"name\":\"a\",\"file\":0}]}\n"
+             "0 ti 0 0 0 0 1 0 3 0\n"
+             "1 ti 0 0 0 0 4000000000 0 3 0\n");
+        TraceReader reader(path);
+        TraceReplay rp(reader.header());
+        sim::SimEvent e;
+        std::string reason;
+        QVERIFY(reader.next(e));
+        QVERIFY2(rp.apply(e, reason), reason.c_str());
+        QVERIFY(reader.next(e));
+        QVERIFY(!rp.apply(e, reason));
+        QVERIFY2(reason.find("VMA id 4000000000") != std::string::npos, reason.c_str());
+    }
+
     void malformedRecordingsNameTheLine() {
         QTemporaryDir dir;
         const std::string in = dir.filePath("r.bt.txt").toStdString();
@@ -291,6 +318,9 @@ private slots:
             {"100 0 1 x mmap addr=zz len=0x1000 prot=0x1 flags=0x2 fd=3 off=0x0\n",
              "not a hex number"},
             {"100 0 1 x munmap addr=0x1000\n", "without len="},
+            // Issue 8: negative times overflowed the rebasing subtraction.
+            {"-9000000000000000000 0 1 x exec file=a\n9000000000000000000 0 1 x exit_mmap\n",
+             "outside 0.."},
         };
         for (const auto& [text, reason] : cases) {
             spit(in, text);
@@ -349,6 +379,22 @@ private slots:
         sim::SimEvent a;
         QVERIFY(cursor.step(a));
         QCOMPARE(cursor.position(), std::uint64_t{1001});
+    }
+
+    // Issue 8: a recording that maps no file gave a trace its own reader refuses.
+    void recordingWithoutFilesIsRefused() {
+        QTemporaryDir dir;
+        const std::string in = dir.filePath("empty.bt.txt").toStdString();
+        for (const char* text : {"", "# only a comment\n"}) {
+            spit(in, text);
+            try {
+                BpftraceImport::run(in, dir.filePath("o.trace").toStdString());
+                QFAIL("imported a recording without files");
+            } catch (const TraceError& e) {
+                QCOMPARE(e.file(), in);
+                QVERIFY2(e.reason().find("maps no file") != std::string::npos, e.what());
+            }
+        }
     }
 
     void perfettoJsonHasATrackPerCpu() {
