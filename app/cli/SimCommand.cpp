@@ -90,6 +90,27 @@ std::optional<int> readCommon(const char* cmd, const QCommandLineParser& p, Comm
     return std::nullopt;
 }
 
+void listParams();
+
+// Parses; answers --help and --list-params; refuses stray arguments. An exit status when the
+// command is already over, nothing when it should run.
+std::optional<int> parseCommandLine(const char* cmd, QCommandLineParser& p,
+                                    const QStringList& args) {
+    if (!p.parse(args)) return usageError(cmd, p.errorText().toStdString());
+    if (p.isSet("help")) {
+        std::cout << p.helpText().toStdString();
+        return 0;
+    }
+    if (p.isSet("list-params")) {
+        listParams();
+        return 0;
+    }
+    if (!p.positionalArguments().isEmpty())
+        return usageError(
+            cmd, "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
+    return std::nullopt;
+}
+
 void listParams() {
     for (const sim::CostParams::Info& i : sim::CostParams::table()) {
         std::cout << i.name << " = " << i.defaultValue << " " << i.unit << "\n  " << i.meaning
@@ -174,18 +195,7 @@ int simulateCommand(const QStringList& args) {
     p.addOption({"json", "Print the result as JSON."});
     p.addOption(
         {"trace", "Record every event to FILE (native trace, docs/trace-format.md).", "FILE"});
-    if (!p.parse(args)) return usageError("simulate", p.errorText().toStdString());
-    if (p.isSet("help")) {
-        std::cout << p.helpText().toStdString();
-        return 0;
-    }
-    if (p.isSet("list-params")) {
-        listParams();
-        return 0;
-    }
-    if (!p.positionalArguments().isEmpty())
-        return usageError("simulate", "unexpected argument '" +
-                                          p.positionalArguments().first().toStdString() + "'");
+    if (auto rc = parseCommandLine("simulate", p, args)) return *rc;
     return reportingBadInput([&]() -> int {
         Common c;
         if (auto rc = readCommon("simulate", p, c)) return *rc;
@@ -237,18 +247,7 @@ int sweepCommand(const QStringList& args) {
     p.addOption({"csv", "Write the runs as CSV to FILE (atomically).", "FILE"});
     p.addOption({"png", "Render the throughput plot (as the app shows it) to FILE.", "FILE"});
     p.addOption({"size", "PNG size.", "WxH", "1200x800"});
-    if (!p.parse(args)) return usageError("sweep", p.errorText().toStdString());
-    if (p.isSet("help")) {
-        std::cout << p.helpText().toStdString();
-        return 0;
-    }
-    if (p.isSet("list-params")) {
-        listParams();
-        return 0;
-    }
-    if (!p.positionalArguments().isEmpty())
-        return usageError(
-            "sweep", "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
+    if (auto rc = parseCommandLine("sweep", p, args)) return *rc;
     return reportingBadInput([&]() -> int {
         Common c;
         if (auto rc = readCommon("sweep", p, c)) return *rc;

@@ -11,6 +11,7 @@
 #include "sim/AddressSpace.h"
 #include "sim/EventQueue.h"
 #include "sim/Random.h"
+#include "sim/ResultMath.h"
 #include "sim/RwSemModel.h"
 #include "topology/Topology.h"
 
@@ -735,21 +736,13 @@ SimResult Simulator::Impl::result(Time at) const {
     r.durationMs = static_cast<double>(at - from) / 1e6;
     r.warmupMs = static_cast<double>(from) / 1e6;
 
-    // UnixBench sums every copy's iterations over the run. Per copy we take completions per
-    // second between its first and last completion in the window (exact for a steady loop,
-    // free of the window-edge rounding of count / window); a copy with fewer than two
-    // completions falls back to count / window.
+    std::vector<CopyExecs> copies;
     for (unsigned c = 0; c < cfg.copies; ++c) {
         const Agent& a = agents[c];
         r.execs += a.execsInWindow;
-        if (a.execsInWindow >= 2 && a.lastExecEnd > a.firstExecEnd) {
-            r.execsPerSecond += static_cast<double>(a.execsInWindow - 1) * 1e9 /
-                                static_cast<double>(a.lastExecEnd - a.firstExecEnd);
-        } else if (at > from) {
-            r.execsPerSecond +=
-                static_cast<double>(a.execsInWindow) * 1e9 / static_cast<double>(at - from);
-        }
+        copies.push_back({a.execsInWindow, a.firstExecEnd, a.lastExecEnd});
     }
+    r.execsPerSecond = execsPerSecond(copies, from, at);
 
     for (const auto& l : locks)
         r.locks.push_back({l->name, l->file, l->sem.stats(std::max(at, from))});
@@ -782,48 +775,13 @@ SimResult Simulator::Impl::result(Time at) const {
     std::sort(r.cpus.begin(), r.cpus.end(),
               [](const CpuResult& a, const CpuResult& b) { return a.cpu < b.cpu; });
 
-    for (const FileState& f : files) {
-        FileResult fr;
-        fr.name = f.name;
-        fr.trees = static_cast<unsigned>(f.trees.size());
-        fr.inserts = f.inserts;
-        fr.removes = f.removes;
-        for (const auto& t : f.trees) {
-            fr.finalVmas += t->size();
-            int h = 0;
-            // Height: the longest root-to-leaf path, by walking every node's depth.
-            struct Frame {
-                const itree::Node* n;
-                int d;
-            };
-            std::vector<Frame> stack;
-            if (t->root()) stack.push_back({t->root(), 1});
-            while (!stack.empty()) {
-                const Frame fr2 = stack.back();
-                stack.pop_back();
-                h = std::max(h, fr2.d);
-                if (fr2.n->left()) stack.push_back({fr2.n->left(), fr2.d + 1});
-                if (fr2.n->right()) stack.push_back({fr2.n->right(), fr2.d + 1});
-            }
-            fr.heights.push_back(h);
-        }
-        r.files.push_back(std::move(fr));
-    }
+    for (const FileState& f : files)
+        r.files.push_back(summarizeFile(f.name, f.trees, f.inserts, f.removes));
     r.memoryPerInodeBytes =
         cfg.policy.memoryPerInodeBytes(files.empty() ? 1 : files[0].trees.size());
 
     r.walks = walkLatencies.size();
-    if (!walkLatencies.empty()) {
-        std::vector<Time> w = walkLatencies;
-        std::sort(w.begin(), w.end());
-        double sum = 0;
-        for (Time x : w)
-            sum += static_cast<double>(x);
-        r.walkerLatencyMeanNs = sum / static_cast<double>(w.size());
-        const std::size_t rank =
-            static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(w.size())));
-        r.walkerLatencyP99Ns = static_cast<double>(w[std::max<std::size_t>(rank, 1) - 1]);
-    }
+    latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
     r.lockHolds = holds;
     r.treeOps = treeOps;
     r.nodesPerTreeOp =

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "mapping/Policy.h"
+#include "sim/ResultMath.h"
 
 namespace immap::trace {
 
@@ -306,48 +307,21 @@ sim::SimResult TraceReplay::result() const {
     r.durationMs = static_cast<double>(at - from) / 1e6;
     r.warmupMs = static_cast<double>(from) / 1e6;
     // The simulator's estimator, over the copies (agents 0..copies-1).
-    for (unsigned c = 0; c < header_.copies; ++c) {
-        if (c >= agentsByIndex_.size()) continue;
+    std::vector<sim::CopyExecs> copies;
+    for (unsigned c = 0; c < header_.copies && c < agentsByIndex_.size(); ++c) {
         const Agent& a = agentsByIndex_[c];
         r.execs += a.execsInWindow;
-        if (a.execsInWindow >= 2 && a.lastExecEnd > a.firstExecEnd) {
-            r.execsPerSecond += static_cast<double>(a.execsInWindow - 1) * 1e9 /
-                                static_cast<double>(a.lastExecEnd - a.firstExecEnd);
-        } else if (at > from) {
-            r.execsPerSecond +=
-                static_cast<double>(a.execsInWindow) * 1e9 / static_cast<double>(at - from);
-        }
+        copies.push_back({a.execsInWindow, a.firstExecEnd, a.lastExecEnd});
     }
+    r.execsPerSecond = sim::execsPerSecond(copies, from, at);
     for (std::size_t i = 0; i < locks_.size(); ++i)
         r.locks.push_back(
             {header_.locks[i].name, header_.locks[i].file, locks_[i].stats(std::max(at, from))});
     std::size_t trees = 1;
     for (std::size_t f = 0; f < files_.size(); ++f) {
-        sim::FileResult fr;
-        fr.name = header_.files[f];
-        fr.trees = static_cast<unsigned>(files_[f].trees.size());
         trees = std::max(trees, files_[f].trees.size());
-        fr.inserts = files_[f].inserts;
-        fr.removes = files_[f].removes;
-        for (const auto& t : files_[f].trees) {
-            fr.finalVmas += t->size();
-            int h = 0;
-            struct Frame {
-                const itree::Node* n;
-                int d;
-            };
-            std::vector<Frame> stack;
-            if (t->root()) stack.push_back({t->root(), 1});
-            while (!stack.empty()) {
-                const Frame fr2 = stack.back();
-                stack.pop_back();
-                h = std::max(h, fr2.d);
-                if (fr2.n->left()) stack.push_back({fr2.n->left(), fr2.d + 1});
-                if (fr2.n->right()) stack.push_back({fr2.n->right(), fr2.d + 1});
-            }
-            fr.heights.push_back(h);
-        }
-        r.files.push_back(std::move(fr));
+        r.files.push_back(sim::summarizeFile(header_.files[f], files_[f].trees, files_[f].inserts,
+                                             files_[f].removes));
     }
     mapping::Policy policy;
     std::string error;
@@ -358,16 +332,7 @@ sim::SimResult TraceReplay::result() const {
     r.nodesPerTreeOp =
         treeOps_ ? static_cast<double>(reads_.reads) / static_cast<double>(treeOps_) : 0;
     r.walks = walkLatencies_.size();
-    if (!walkLatencies_.empty()) {
-        std::vector<std::int64_t> w = walkLatencies_;
-        std::sort(w.begin(), w.end());
-        double sum = 0;
-        for (std::int64_t x : w)
-            sum += static_cast<double>(x);
-        r.walkerLatencyMeanNs = sum / static_cast<double>(w.size());
-        const auto rank = static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(w.size())));
-        r.walkerLatencyP99Ns = static_cast<double>(w[std::max<std::size_t>(rank, 1) - 1]);
-    }
+    sim::latencyStats(walkLatencies_, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
     return r;
 }
 

@@ -1,0 +1,66 @@
+#include "sim/ResultMath.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace immap::sim {
+
+double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at) {
+    double rate = 0;
+    for (const CopyExecs& c : copies) {
+        if (c.count >= 2 && c.last > c.first) {
+            rate += static_cast<double>(c.count - 1) * 1e9 / static_cast<double>(c.last - c.first);
+        } else if (at > from) {
+            rate += static_cast<double>(c.count) * 1e9 / static_cast<double>(at - from);
+        }
+    }
+    return rate;
+}
+
+void latencyStats(std::vector<Time> samples, double& mean, double& p99) {
+    mean = p99 = 0;
+    if (samples.empty()) return;
+    std::sort(samples.begin(), samples.end());
+    double sum = 0;
+    for (Time x : samples)
+        sum += static_cast<double>(x);
+    mean = sum / static_cast<double>(samples.size());
+    const auto rank =
+        static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(samples.size())));
+    p99 = static_cast<double>(samples[std::max<std::size_t>(rank, 1) - 1]);
+}
+
+int treeHeight(const itree::IntervalTree& tree) {
+    struct Frame {
+        const itree::Node* n;
+        int depth;
+    };
+    int height = 0;
+    std::vector<Frame> stack;
+    if (tree.root()) stack.push_back({tree.root(), 1});
+    while (!stack.empty()) {
+        const Frame f = stack.back();
+        stack.pop_back();
+        height = std::max(height, f.depth);
+        if (f.n->left()) stack.push_back({f.n->left(), f.depth + 1});
+        if (f.n->right()) stack.push_back({f.n->right(), f.depth + 1});
+    }
+    return height;
+}
+
+FileResult summarizeFile(const std::string& name,
+                         const std::vector<std::unique_ptr<itree::IntervalTree>>& trees,
+                         std::uint64_t inserts, std::uint64_t removes) {
+    FileResult fr;
+    fr.name = name;
+    fr.trees = static_cast<unsigned>(trees.size());
+    fr.inserts = inserts;
+    fr.removes = removes;
+    for (const auto& t : trees) {
+        fr.finalVmas += t->size();
+        fr.heights.push_back(treeHeight(*t));
+    }
+    return fr;
+}
+
+}  // namespace immap::sim

@@ -1,0 +1,39 @@
+#pragma once
+// The arithmetic behind a SimResult, shared by the simulator and by trace replay so that a
+// replayed run reports exactly what the live one did: the execs/s estimator, latency
+// percentiles and the per-file tree summary.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "itree/IntervalTree.h"
+#include "sim/SimResult.h"
+#include "sim/Time.h"
+
+namespace immap::sim {
+
+// One copy's completed execs in the measured window: how many, the first and last end times.
+struct CopyExecs {
+    std::uint64_t count = 0;
+    Time first = -1;
+    Time last = -1;
+};
+
+// UnixBench sums every copy's iterations over the run. Per copy: completions per second between
+// its first and last completion in the window (exact for a steady loop, free of the window-edge
+// rounding of count / window); with fewer than two completions, count / window.
+double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at);
+
+// Mean and nearest-rank 99th percentile; both 0 for no samples.
+void latencyStats(std::vector<Time> samples, double& mean, double& p99);
+
+// Levels from the root to the deepest leaf (0 for an empty tree).
+int treeHeight(const itree::IntervalTree& tree);
+
+FileResult summarizeFile(const std::string& name,
+                         const std::vector<std::unique_ptr<itree::IntervalTree>>& trees,
+                         std::uint64_t inserts, std::uint64_t removes);
+
+}  // namespace immap::sim
