@@ -41,19 +41,12 @@ struct Files {
 
 // Tree operations of a plan, unlocked: set-up before the threads start.
 void executeUnlocked(Files& f, sim::AddressSpace& as, sim::Plan& plan) {
-    for (const sim::TreeOp& op : plan.ops) {
-        itree::IntervalTree& t = f.perFile[static_cast<std::size_t>(op.vma->file)]
-                                          [static_cast<std::size_t>(op.vma->tree)]
-                                              ->tree;
-        if (op.kind == sim::TreeOp::Insert) {
-            op.vma->start = op.start;
-            op.vma->last = op.last;
-            t.insert(op.vma);
-        } else {
-            t.remove(op.vma);
-            if (op.release) as.recycle(op.vma);
-        }
-    }
+    for (const sim::TreeOp& op : plan.ops)
+        sim::applyTreeOp(op,
+                         f.perFile[static_cast<std::size_t>(op.vma->file)]
+                                  [static_cast<std::size_t>(op.vma->tree)]
+                                      ->tree,
+                         as);
     plan.clear();
 }
 

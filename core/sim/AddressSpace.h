@@ -17,6 +17,7 @@
 #include <deque>
 #include <vector>
 
+#include "itree/IntervalTree.h"
 #include "sim/Recipe.h"
 #include "sim/SimVma.h"
 
@@ -62,6 +63,12 @@ struct BatchRule {
     unsigned maxPerHold = 8;  // unlink_file_vma_batch's capacity
     bool perVma = false;      // split-locks: each VMA locks its own tree
 };
+
+class AddressSpace;
+
+// Carries out one planned operation on the VMA's tree: an insert first gives the VMA its new
+// interval; a final removal hands the VMA back to its address space for reuse.
+void applyTreeOp(const TreeOp& op, itree::IntervalTree& tree, AddressSpace& as);
 
 class AddressSpace {
 public:

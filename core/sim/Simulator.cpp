@@ -225,6 +225,8 @@ struct Simulator::Impl {
     int treeFor(int file, unsigned cpu, int node) const;
     std::vector<std::int32_t> treesFor(unsigned cpu, int node) const;
     void executeNow(Agent* owner, AddressSpace& as, Plan& plan);
+    void applyOp(const TreeOp& op, FileState& f, itree::IntervalTree& tree, AddressSpace& as,
+                 Time t, std::int64_t agent);
 
     // --- the engine -----------------------------------------------------------------------
     void setPhase(Agent& a, Phase p, Time t);
@@ -267,6 +269,20 @@ std::vector<std::int32_t> Simulator::Impl::treesFor(unsigned cpu, int node) cons
 }
 
 // Applies a plan at once, untimed: the state before the measured run starts.
+// One tree operation, counted and reported: a removal is reported while the VMA still has the
+// interval it is removed with, an insert once it has its new one.
+void Simulator::Impl::applyOp(const TreeOp& op, FileState& f, itree::IntervalTree& tree,
+                              AddressSpace& as, Time t, std::int64_t agent) {
+    if (op.kind == TreeOp::Remove) {
+        emit(SimEvent::TreeRemove, t, agent, -1, op.vma);
+        ++f.removes;
+    } else {
+        ++f.inserts;
+    }
+    applyTreeOp(op, tree, as);
+    if (op.kind == TreeOp::Insert) emit(SimEvent::TreeInsert, t, agent, -1, op.vma);
+}
+
 void Simulator::Impl::executeNow(Agent* owner, AddressSpace& as, Plan& plan) {
     pricer.enabled = false;
     for (const Hold& h : plan.holds) {
@@ -274,19 +290,7 @@ void Simulator::Impl::executeNow(Agent* owner, AddressSpace& as, Plan& plan) {
         for (std::uint32_t k = 0; k < h.opCount; ++k) {
             const TreeOp& op = plan.ops[h.firstOp + k];
             itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
-            const std::int64_t agent = owner ? owner - agents.data() : -1;
-            if (op.kind == TreeOp::Insert) {
-                op.vma->start = op.start;
-                op.vma->last = op.last;
-                tree.insert(op.vma);
-                ++f.inserts;
-                emit(SimEvent::TreeInsert, 0, agent, -1, op.vma);
-            } else {
-                emit(SimEvent::TreeRemove, 0, agent, -1, op.vma);
-                tree.remove(op.vma);
-                ++f.removes;
-                if (op.release) as.recycle(op.vma);
-            }
+            applyOp(op, f, tree, as, 0, owner ? owner - agents.data() : -1);
         }
     }
     plan.clear();
@@ -536,18 +540,7 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
             const TreeOp& op = a.plan.ops[h.firstOp + k];
             itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
             pricer.start(row);
-            if (op.kind == TreeOp::Insert) {
-                op.vma->start = op.start;
-                op.vma->last = op.last;
-                tree.insert(op.vma);
-                ++f.inserts;
-                emit(SimEvent::TreeInsert, t, static_cast<std::int64_t>(id), -1, op.vma);
-            } else {
-                emit(SimEvent::TreeRemove, t, static_cast<std::int64_t>(id), -1, op.vma);
-                tree.remove(op.vma);
-                ++f.removes;
-                if (op.release) a.as->recycle(op.vma);
-            }
+            applyOp(op, f, tree, *a.as, t, static_cast<std::int64_t>(id));
             ns += p.treeOpNs + pricer.cost;
             ++treeOps;
         }

@@ -33,15 +33,7 @@ void execute(Plan& plan, AddressSpace& as, std::vector<itree::IntervalTree>& tre
     for (const Hold& h : plan.holds) {
         for (std::uint32_t k = 0; k < h.opCount; ++k) {
             const TreeOp& op = plan.ops[h.firstOp + k];
-            itree::IntervalTree& t = trees[static_cast<std::size_t>(op.vma->file)];
-            if (op.kind == TreeOp::Insert) {
-                op.vma->start = op.start;
-                op.vma->last = op.last;
-                t.insert(op.vma);
-            } else {
-                t.remove(op.vma);
-                if (op.release) as.recycle(op.vma);
-            }
+            applyTreeOp(op, trees[static_cast<std::size_t>(op.vma->file)], as);
         }
     }
     plan.clear();
