@@ -17,6 +17,59 @@ double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at) 
     return rate;
 }
 
+void PhaseClock::set(Phase next, Time t, bool inWindow, Time windowStart) {
+    if (phase != Phase::Idle && inWindow) {
+        const Time from = std::max(start, windowStart);
+        if (t > from) {
+            const double d = static_cast<double>(t - from);
+            if (phase == Phase::Work)
+                workNs += d;
+            else if (phase == Phase::Wait)
+                waitNs += d;
+            else
+                holdNs += d;
+        }
+    }
+    phase = next;
+    start = t;
+}
+
+void PhaseClock::addTo(CpuResult& cpu, Time at, Time from, bool inWindow) const {
+    cpu.workNs += workNs;
+    cpu.waitNs += waitNs;
+    cpu.holdNs += holdNs;
+    const Time since = std::max(start, from);
+    if (!inWindow || at <= since) return;
+    const double d = static_cast<double>(at - since);
+    if (phase == Phase::Work)
+        cpu.workNs += d;
+    else if (phase == Phase::Wait)
+        cpu.waitNs += d;
+    else if (phase == Phase::Hold)
+        cpu.holdNs += d;
+}
+
+std::vector<CpuResult> cpuSplit(const std::vector<CopyPlace>& copies, Time at, Time from,
+                                bool inWindow) {
+    std::vector<CpuResult> out;
+    std::vector<std::pair<unsigned, std::size_t>> index;  // cpu -> slot
+    for (const CopyPlace& c : copies) {
+        auto it = std::find_if(index.begin(), index.end(),
+                               [&](const auto& p) { return p.first == c.cpu; });
+        if (it == index.end()) {
+            index.push_back({c.cpu, out.size()});
+            out.push_back({c.cpu, c.node, 0, 0, 0, 0});
+            it = index.end() - 1;
+        }
+        CpuResult& cr = out[it->second];
+        ++cr.copies;
+        c.clock->addTo(cr, at, from, inWindow);
+    }
+    std::sort(out.begin(), out.end(),
+              [](const CpuResult& a, const CpuResult& b) { return a.cpu < b.cpu; });
+    return out;
+}
+
 void latencyStats(std::vector<Time> samples, double& mean, double& p99) {
     mean = p99 = 0;
     if (samples.empty()) return;

@@ -3,6 +3,7 @@
 // replayed run reports exactly what the live one did: the execs/s estimator, latency
 // percentiles and the per-file tree summary.
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -25,6 +26,30 @@ struct CopyExecs {
 // its first and last completion in the window (exact for a steady loop, free of the window-edge
 // rounding of count / window); with fewer than two completions, count / window.
 double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at);
+
+// Where one copy's time goes: unlocked work, waiting for locks, inside critical sections.
+// Accumulates only inside the measured window.
+struct PhaseClock {
+    enum class Phase : std::uint8_t { Idle, Work, Wait, Hold };
+    Phase phase = Phase::Idle;
+    Time start = 0;
+    double workNs = 0, waitNs = 0, holdNs = 0;
+
+    void set(Phase next, Time t, bool inWindow, Time windowStart);
+    // The window opened at `t`: time before it does not count.
+    void windowOpened(Time t) { start = std::max(start, t); }
+    // Adds this copy's totals, the current phase closed at `at`, to `cpu`.
+    void addTo(CpuResult& cpu, Time at, Time from, bool inWindow) const;
+};
+
+// Per CPU, summed over the copies on it (sorted by CPU).
+struct CopyPlace {
+    unsigned cpu;
+    int node;
+    const PhaseClock* clock;
+};
+std::vector<CpuResult> cpuSplit(const std::vector<CopyPlace>& copies, Time at, Time from,
+                                bool inWindow);
 
 // Mean and nearest-rank 99th percentile; both 0 for no samples.
 void latencyStats(std::vector<Time> samples, double& mean, double& p99);

@@ -64,7 +64,7 @@ enum EventKind : std::uint32_t {
     kWindowStart,
 };
 
-enum class Phase : std::uint8_t { Idle, Work, Wait, Hold };
+using Phase = PhaseClock::Phase;
 
 struct Lock {
     RwSemModel sem;
@@ -111,9 +111,7 @@ struct Agent {
     std::uint64_t execsDone = 0;
     Time firstExecEnd = -1;
     Time lastExecEnd = -1;
-    Phase phase = Phase::Idle;
-    Time phaseStart = 0;
-    double workNs = 0, waitNs = 0, holdNs = 0;
+    PhaseClock clock;
     // Walkers.
     Time arrival = 0;
     std::uint64_t page = 0;
@@ -418,20 +416,7 @@ void Simulator::Impl::setUp() {
 }
 
 void Simulator::Impl::setPhase(Agent& a, Phase ph, Time t) {
-    if (a.phase != Phase::Idle && inWindow) {
-        const Time from = std::max(a.phaseStart, windowStart);
-        if (t > from) {
-            const double d = static_cast<double>(t - from);
-            if (a.phase == Phase::Work)
-                a.workNs += d;
-            else if (a.phase == Phase::Wait)
-                a.waitNs += d;
-            else
-                a.holdNs += d;
-        }
-    }
-    a.phase = ph;
-    a.phaseStart = t;
+    a.clock.set(ph, t, inWindow, windowStart);
 }
 
 void Simulator::Impl::startExec(std::size_t id, Time t) {
@@ -684,7 +669,7 @@ void Simulator::Impl::startWindow(Time t) {
     for (auto& l : locks)
         l->sem.resetStats(t);
     for (Agent& a : agents)
-        if (a.copy) a.phaseStart = std::max(a.phaseStart, t);
+        if (a.copy) a.clock.windowOpened(t);
 }
 
 void Simulator::Impl::handle(const Event& e) {
@@ -741,32 +726,10 @@ SimResult Simulator::Impl::result(Time at) const {
         r.locks.push_back({l->name, l->file, l->sem.stats(std::max(at, from))});
 
     // Per CPU: the copies' phase times, the current phase closed at `at`.
-    std::vector<int> cpuIndex(puPos.size(), -1);
-    for (unsigned c = 0; c < cfg.copies; ++c) {
-        const Agent& a = agents[c];
-        int& slot = cpuIndex[a.cpu];
-        if (slot < 0) {
-            slot = static_cast<int>(r.cpus.size());
-            r.cpus.push_back({a.cpu, a.node, 0, 0, 0, 0});
-        }
-        CpuResult& cr = r.cpus[static_cast<std::size_t>(slot)];
-        ++cr.copies;
-        cr.workNs += a.workNs;
-        cr.waitNs += a.waitNs;
-        cr.holdNs += a.holdNs;
-        const Time since = std::max(a.phaseStart, from);
-        if (inWindow && at > since) {
-            const double d = static_cast<double>(at - since);
-            if (a.phase == Phase::Work)
-                cr.workNs += d;
-            else if (a.phase == Phase::Wait)
-                cr.waitNs += d;
-            else if (a.phase == Phase::Hold)
-                cr.holdNs += d;
-        }
-    }
-    std::sort(r.cpus.begin(), r.cpus.end(),
-              [](const CpuResult& a, const CpuResult& b) { return a.cpu < b.cpu; });
+    std::vector<CopyPlace> places;
+    for (unsigned c = 0; c < cfg.copies; ++c)
+        places.push_back({agents[c].cpu, agents[c].node, &agents[c].clock});
+    r.cpus = cpuSplit(places, at, from, inWindow);
 
     for (const FileState& f : files)
         r.files.push_back(summarizeFile(f.name, f.trees, f.inserts, f.removes));

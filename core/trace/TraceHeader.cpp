@@ -24,6 +24,13 @@ std::string TraceHeader::toLine() const {
         fs.append(QString::fromStdString(f));
     o["files"] = fs;
     o["trees_per_file"] = static_cast<double>(treesPerFile);
+    QJsonArray cpus, nodes;
+    for (unsigned c : copyCpus)
+        cpus.append(static_cast<double>(c));
+    for (int n : copyNodes)
+        nodes.append(n);
+    o["copy_cpus"] = cpus;
+    o["copy_nodes"] = nodes;
     QJsonArray ls;
     for (const TraceLock& l : locks)
         ls.append(QJsonObject{{"name", QString::fromStdString(l.name)}, {"file", l.file}});
@@ -91,6 +98,12 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
     if (!(trees >= 1 && trees <= 4096))
         throw TraceError(file, 1, "trees_per_file must be from 1 to 4096");
     h.treesPerFile = static_cast<unsigned>(trees);
+    for (const auto& c : o["copy_cpus"].toArray())
+        h.copyCpus.push_back(static_cast<unsigned>(c.toDouble()));
+    for (const auto& n : o["copy_nodes"].toArray())
+        h.copyNodes.push_back(n.toInt());
+    if (h.copyCpus.size() != h.copyNodes.size())
+        throw TraceError(file, 1, "copy_cpus and copy_nodes differ in length");
     const QJsonObject ps = o["params"].toObject();
     for (auto it = ps.begin(); it != ps.end(); ++it)
         h.params[it.key().toStdString()] = it.value().toDouble();

@@ -29,6 +29,9 @@ struct TraceHeader {
     std::int64_t timeOriginNs = 0;  // imported traces: the recording's clock at time 0
     std::vector<std::string> files;
     unsigned treesPerFile = 1;  // every file has this many trees (policy slots)
+    // Simulations: each copy's CPU (OS index) and NUMA node, for the per-CPU time split.
+    std::vector<unsigned> copyCpus;
+    std::vector<int> copyNodes;
     std::vector<TraceLock> locks;
     int walkerFile = -1;
     std::map<std::string, double> params;

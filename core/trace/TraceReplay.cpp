@@ -147,6 +147,15 @@ void TraceReplay::restore(const Snapshot& s) {
     treeOps_ = s.treeOps;
 }
 
+// A copy asking for the first lock of a hold starts waiting (the simulator's beginLocked).
+void TraceReplay::beginWaiting(const SimEvent& e) {
+    if (e.agent < 0 || static_cast<unsigned>(e.agent) >= header_.copies) return;
+    Agent& a = agent(e.agent);
+    if (a.clock.phase == sim::PhaseClock::Phase::Work ||
+        a.clock.phase == sim::PhaseClock::Phase::Idle)
+        a.clock.set(sim::PhaseClock::Phase::Wait, e.time, inWindow_, windowStart_);
+}
+
 TraceReplay::Agent& TraceReplay::agent(std::int32_t id) {
     if (id >= 0 && id < kDenseAgents) {
         if (static_cast<std::size_t>(id) >= agentsByIndex_.size())
@@ -185,8 +194,14 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                 }
                 Vma& v = vma(e.vma);
                 itree::IntervalTree& t = *f.trees[static_cast<std::size_t>(e.tree)];
-                const bool counted =
-                    started_ && e.agent >= 0 && static_cast<unsigned>(e.agent) < header_.copies;
+                const bool copy = e.agent >= 0 && static_cast<unsigned>(e.agent) < header_.copies;
+                const bool counted = started_ && copy;
+                if (copy) {
+                    // A hold's first tree operation: its critical section has begun.
+                    Agent& a = agent(e.agent);
+                    if (a.clock.phase == sim::PhaseClock::Phase::Wait)
+                        a.clock.set(sim::PhaseClock::Phase::Hold, e.time, inWindow_, windowStart_);
+                }
                 reads_.on = counted;
                 if (counted) ++treeOps_;
                 if (e.kind == SimEvent::TreeInsert) {
@@ -217,6 +232,7 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                 break;
             }
             case SimEvent::LockWait: {
+                beginWaiting(e);
                 auto& l = locks_[static_cast<std::size_t>(e.lock)];
                 if (l.acquire(e.time,
                               static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.agent)),
@@ -234,10 +250,12 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                 if (!e.mode && started_ && e.agent >= 0 &&
                     static_cast<unsigned>(e.agent) < header_.copies)
                     ++holds_;
+                ++a.held;
                 if (a.waitingOn == e.lock) {
                     a.waitingOn = -1;  // granted by the release just replayed
                     break;
                 }
+                beginWaiting(e);
                 auto& l = locks_[static_cast<std::size_t>(e.lock)];
                 if (!l.acquire(e.time,
                                static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.agent)),
@@ -248,6 +266,11 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                 break;
             }
             case SimEvent::LockRelease: {
+                // The hold's last lock let go: the copy is back to unlocked work.
+                Agent& holder = agent(e.agent);
+                if (--holder.held == 0 && e.agent >= 0 &&
+                    static_cast<unsigned>(e.agent) < header_.copies)
+                    holder.clock.set(sim::PhaseClock::Phase::Work, e.time, inWindow_, windowStart_);
                 locks_[static_cast<std::size_t>(e.lock)].release(
                     e.time, static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.agent)));
                 break;
@@ -261,6 +284,8 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                 end_ = e.time + static_cast<std::int64_t>(std::llround(header_.durationMs * 1e6));
                 for (auto& l : locks_)
                     l.resetStats(e.time);
+                for (unsigned c = 0; c < header_.copies && c < agentsByIndex_.size(); ++c)
+                    agentsByIndex_[c].clock.windowOpened(e.time);
                 break;
             case SimEvent::ExecEnd: {
                 Agent& a = agent(e.agent);
@@ -314,6 +339,14 @@ sim::SimResult TraceReplay::result() const {
         copies.push_back({a.execsInWindow, a.firstExecEnd, a.lastExecEnd});
     }
     r.execsPerSecond = sim::execsPerSecond(copies, from, at);
+    if (header_.copyCpus.size() == header_.copies) {
+        static const sim::PhaseClock idle;
+        std::vector<sim::CopyPlace> places;
+        for (unsigned c = 0; c < header_.copies; ++c)
+            places.push_back({header_.copyCpus[c], header_.copyNodes[c],
+                              c < agentsByIndex_.size() ? &agentsByIndex_[c].clock : &idle});
+        r.cpus = sim::cpuSplit(places, at, from, inWindow_);
+    }
     for (std::size_t i = 0; i < locks_.size(); ++i)
         r.locks.push_back(
             {header_.locks[i].name, header_.locks[i].file, locks_[i].stats(std::max(at, from))});

@@ -4,8 +4,9 @@
 // the recording node for node), every lock call is replayed into an RwSemModel in the order
 // the simulator made it (so lock statistics match exactly), and execs and walks are counted
 // with the simulator's own window rules; the cost counters (lock holds, tree operations, nodes
-// read per operation) are recounted on the rebuilt trees. Not rebuilt: the per-CPU time split,
-// which the trace does not carry.
+// read per operation) are recounted on the rebuilt trees; each copy's time split follows its
+// lock and tree events (a hold's first lock request, its first tree operation, its last release)
+// as the simulator's phases do.
 
 #include <deque>
 #include <memory>
@@ -15,6 +16,7 @@
 
 #include "itree/IntervalTree.h"
 #include "itree/TouchObserver.h"
+#include "sim/ResultMath.h"
 #include "sim/RwSemModel.h"
 #include "sim/SimResult.h"
 #include "sim/Simulator.h"
@@ -70,6 +72,8 @@ private:
     };
     struct Agent {
         int waitingOn = -1;
+        int held = 0;  // locks held
+        sim::PhaseClock clock;
         std::uint64_t execsInWindow = 0;
         std::int64_t firstExecEnd = -1;
         std::int64_t lastExecEnd = -1;
@@ -78,6 +82,7 @@ private:
     static constexpr std::size_t kMaxVmaIdGap = std::size_t{1} << 20;
     Vma& vma(std::uint32_t id);
     Agent& agent(std::int32_t id);
+    void beginWaiting(const sim::SimEvent& e);
 
     TraceHeader header_;
     std::vector<File> files_;

@@ -67,6 +67,9 @@ TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim) {
     for (const sim::RecipeFile& f : recipe.files)
         h.files.push_back(f.name);
     h.treesPerFile = static_cast<unsigned>(sim.treesPerFile());
+    h.copyCpus = sim.copyCpus();
+    for (unsigned cpu : h.copyCpus)
+        h.copyNodes.push_back(config.topology ? std::max(0, config.topology->nodeOfPu(cpu)) : 0);
     const std::vector<std::string> names = sim.lockNames();
     const std::vector<int> files = sim.lockFiles();
     for (std::size_t i = 0; i < names.size(); ++i)

@@ -81,11 +81,9 @@ sim::SimResult replay(const std::string& path) {
     return rp.result();
 }
 
-// Everything but the per-CPU split, which traces do not carry.
+// Everything a run reports, the per-CPU time split included.
 QJsonObject comparable(const sim::SimResult& r) {
-    QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.toJson(true))).object();
-    o.remove("cpus");
-    return o;
+    return QJsonDocument::fromJson(QByteArray::fromStdString(r.toJson(true))).object();
 }
 
 }  // namespace
