@@ -122,8 +122,10 @@ int main(int argc, char** argv) {
     std::printf(
         "full replay      %8.3f s  %6.1f M events/s  ratio %.2f  (target >= 5 M events/s)\n",
         replay, static_cast<double>(events) / replay / 1e6, split / replay);
-    std::printf("full replay, CPU time of this process: %.3f s = %.1f M events/s (what a quiet machine gives)\n",
-                replayCpu, static_cast<double>(events) / replayCpu / 1e6);
+    std::printf(
+        "full replay, CPU time of this process: %.3f s = %.1f M events/s (what a quiet machine "
+        "gives)\n",
+        replayCpu, static_cast<double>(events) / replayCpu / 1e6);
 
     // Scrubbing: index the trace once, then seek to random events.
     t0 = Clock::now();

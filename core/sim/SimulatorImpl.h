@@ -1,0 +1,223 @@
+#pragma once
+// Simulator's private state, shared by its two source files: Simulator.cpp (the event engine
+// and the public API) and SimulatorSetUp.cpp (building the initial state, and reading the
+// results off it). Not part of core/sim's interface.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "itree/IntervalQuery.h"
+#include "itree/IntervalTree.h"
+#include "itree/TouchObserver.h"
+#include "sim/AddressSpace.h"
+#include "sim/EventQueue.h"
+#include "sim/Random.h"
+#include "sim/ResultMath.h"
+#include "sim/RwSemModel.h"
+#include "topology/Topology.h"
+
+#include "sim/Simulator.h"
+
+namespace immap::sim {
+
+namespace detail {
+
+using Mode = RwSemModel::Mode;
+using Kind = mapping::Policy::Kind;
+
+enum EventKind : std::uint32_t {
+    kExecStart,
+    kWorkDone,
+    kAcquireDone,
+    kCriticalDone,
+    kRelease,
+    kWalkerArrive,
+    kWindowStart,
+};
+
+using Phase = PhaseClock::Phase;
+
+struct Lock {
+    RwSemModel sem;
+    std::string name;
+    int file = -1;
+    // The lock word's cache line: touches are served one at a time (a line is in one place),
+    // each paying the transfer from whoever touched it last.
+    Time lineFree = 0;
+    int lastCpu = -1;
+    int lastNode = 0;
+    int spinners = 0;  // writers optimistically spinning on it
+};
+
+struct FileState {
+    std::string name;
+    std::vector<std::unique_ptr<itree::IntervalTree>> trees;
+    std::vector<int> treeLock;  // the lock guarding each tree
+    int topLock = -1;           // sharded: the top-level rwsem
+    std::uint64_t inserts = 0;
+    std::uint64_t removes = 0;
+    std::uint64_t pages = 1;  // file size in pages (for walkers)
+};
+
+struct LockReq {
+    int lock;
+    Mode mode;
+};
+
+struct Agent {
+    bool copy = true;
+    bool active = false;  // walkers: slot in use
+    unsigned cpu = 0;
+    int node = 0;
+    // Acquisition in progress.
+    std::vector<LockReq> locks;
+    std::size_t next = 0;
+    bool spinning = false;
+    // Copies.
+    std::unique_ptr<AddressSpace> as;
+    Plan plan;
+    std::size_t pc = 0;
+    Time execStart = 0;
+    std::uint64_t execsInWindow = 0;
+    std::uint64_t execsDone = 0;
+    Time firstExecEnd = -1;
+    Time lastExecEnd = -1;
+    PhaseClock clock;
+    // Walkers.
+    Time arrival = 0;
+    std::uint64_t page = 0;
+};
+
+// Prices one update's node touches by distance from the updating CPU's node.
+struct Pricer final : itree::TouchObserver {
+    const double* row = nullptr;  // memory cost from this CPU's node to each home node
+    double writeFraction = 0.5;
+    double cost = 0;
+    std::uint64_t reads = 0;
+    const itree::Node* written[48];
+    unsigned nWritten = 0;
+    bool enabled = true;
+
+    void start(const double* r) {
+        row = r;
+        cost = 0;
+        nWritten = 0;
+    }
+    void read(const itree::Node* n) override {
+        if (!enabled) return;
+        ++reads;
+        cost += row[static_cast<const SimVma*>(n)->home];
+    }
+    void write(const itree::Node* n) override {
+        if (!enabled) return;
+        for (unsigned i = 0; i < nWritten; ++i)
+            if (written[i] == n) return;
+        if (nWritten < std::size(written)) written[nWritten++] = n;
+        cost += writeFraction * row[static_cast<const SimVma*>(n)->home];
+    }
+};
+
+inline Time toTime(double ns) {
+    return static_cast<Time>(std::llround(ns));
+}
+
+}  // namespace detail
+
+using namespace detail;
+
+struct Simulator::Impl {
+    SimConfig cfg;
+    const Recipe* recipe;
+    const topology::Topology& topo;
+    std::vector<unsigned> puOrder;  // OS indexes in logical order
+    std::vector<int> shardOfPu;     // by position in puOrder
+    std::vector<std::vector<double>> memCost;
+    std::vector<unsigned> copyCpu;
+    std::vector<Time> cpuFree;  // by position in puOrder
+    std::vector<int> puPos;     // OS index -> position
+
+    std::vector<FileState> files;
+    std::vector<std::unique_ptr<Lock>> locks;
+    std::vector<Agent> agents;  // copies first, then walker slots
+    std::vector<std::size_t> freeWalkers;
+    std::vector<std::unique_ptr<AddressSpace>> background;
+    BatchRule batch;
+
+    EventQueue queue;
+    Rng rng;
+    Pricer pricer;
+    SimObserver* observer = nullptr;
+    Time warmup = 0;
+    Time end = std::numeric_limits<Time>::max() / 2;  // set when the window starts
+    unsigned warmCopies = 0;                          // copies that have done their warm-up execs
+    Time windowStart = 0;
+    bool inWindow = false;
+    double unlockedScale = 0;
+
+    std::uint64_t holds = 0, treeOps = 0;
+    std::uint32_t nextVmaId = 1;
+    std::vector<Time> walkLatencies;
+
+    explicit Impl(const SimConfig& c)
+        : cfg(c),
+          recipe(c.recipe ? c.recipe : &Recipe::builtinDefault()),
+          topo(*c.topology),
+          rng(c.seed),
+          observer(c.observer) {}
+
+    unsigned nodeCount() const { return static_cast<unsigned>(topo.nodeCount()); }
+    int nodeOfCpu(unsigned os) const { return std::max(0, topo.nodeOfPu(os)); }
+
+    void emit(SimEvent::Kind k, Time t, std::int64_t agent, int lock = -1,
+              const SimVma* v = nullptr, Mode mode = Mode::Write) {
+        if (!observer) return;
+        SimEvent e;
+        e.time = t;
+        e.kind = k;
+        e.agent = static_cast<std::int32_t>(agent);
+        e.cpu = agent >= 0 ? static_cast<std::int32_t>(agents[static_cast<std::size_t>(agent)].cpu)
+                           : -1;
+        e.lock = lock;
+        e.mode = mode == Mode::Read ? 1 : 0;
+        if (lock >= 0) e.file = locks[static_cast<std::size_t>(lock)]->file;
+        if (v) {
+            e.file = v->file;
+            e.tree = v->tree;
+            e.home = v->home;
+            e.start = v->start;
+            e.last = v->last;
+            e.vma = v->id;
+        }
+        observer->onEvent(e);
+    }
+
+    // --- set-up ---------------------------------------------------------------------------
+    void setUp();
+    int treeFor(int file, unsigned cpu, int node) const;
+    std::vector<std::int32_t> treesFor(unsigned cpu, int node) const;
+    void executeNow(Agent* owner, AddressSpace& as, Plan& plan);
+    void applyOp(const TreeOp& op, FileState& f, itree::IntervalTree& tree, AddressSpace& as,
+                 Time t, std::int64_t agent);
+
+    // --- the engine -----------------------------------------------------------------------
+    void setPhase(Agent& a, Phase p, Time t);
+    void startExec(std::size_t id, Time t);
+    void nextAction(std::size_t id, Time t);
+    void beginLocked(std::size_t id, Time t);
+    void acquireNext(std::size_t id, Time t);
+    Time touchLine(Lock& l, const Agent& a, Time t);
+    void enterCritical(std::size_t id, Time t);
+    void criticalDone(std::size_t id, Time t);
+    void release(std::size_t id, int lock, Time t);
+    void granted(std::size_t id, Time at);
+    void afterRelease(std::size_t id, Time t);
+    void walkerArrive(Time t);
+    void scheduleWalker(Time after);
+    void handle(const Event& e);
+    void startWindow(Time t);
+    SimResult result(Time at) const;
+};
+
+}  // namespace immap::sim

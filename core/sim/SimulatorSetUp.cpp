@@ -1,0 +1,223 @@
+#include "sim/SimulatorImpl.h"
+
+// Simulator's state before the run (trees, locks, background processes, the copies' first
+// images) and the results read off it afterwards.
+
+namespace immap::sim {
+
+int Simulator::Impl::treeFor(int file, unsigned cpu, int node) const {
+    (void)file;
+    switch (cfg.policy.kind) {
+        case Kind::Single:
+            return 0;
+        case Kind::SplitTrees:
+        case Kind::SplitLocks:
+            return node;
+        case Kind::Sharded:
+            return shardOfPu[static_cast<std::size_t>(puPos[cpu])];
+    }
+    return 0;
+}
+
+std::vector<std::int32_t> Simulator::Impl::treesFor(unsigned cpu, int node) const {
+    std::vector<std::int32_t> t(files.size());
+    for (std::size_t f = 0; f < files.size(); ++f)
+        t[f] = treeFor(static_cast<int>(f), cpu, node);
+    return t;
+}
+
+// One tree operation, counted and reported: a removal is reported while the VMA still has the
+// interval it is removed with, an insert once it has its new one.
+void Simulator::Impl::applyOp(const TreeOp& op, FileState& f, itree::IntervalTree& tree,
+                              AddressSpace& as, Time t, std::int64_t agent) {
+    if (op.kind == TreeOp::Remove) {
+        emit(SimEvent::TreeRemove, t, agent, -1, op.vma);
+        ++f.removes;
+    } else {
+        ++f.inserts;
+    }
+    applyTreeOp(op, tree, as);
+    if (op.kind == TreeOp::Insert) emit(SimEvent::TreeInsert, t, agent, -1, op.vma);
+}
+
+// Applies a plan at once, untimed: the state before the measured run starts.
+void Simulator::Impl::executeNow(Agent* owner, AddressSpace& as, Plan& plan) {
+    pricer.enabled = false;
+    for (const Hold& h : plan.holds) {
+        FileState& f = files[static_cast<std::size_t>(h.file)];
+        for (std::uint32_t k = 0; k < h.opCount; ++k) {
+            const TreeOp& op = plan.ops[h.firstOp + k];
+            itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
+            applyOp(op, f, tree, as, 0, owner ? owner - agents.data() : -1);
+        }
+    }
+    plan.clear();
+    pricer.enabled = true;
+}
+
+void Simulator::Impl::setUp() {
+    const CostParams& p = cfg.params;
+    for (const topology::Pu& pu : topo.pus())
+        puOrder.push_back(pu.osIndex);
+    if (puOrder.empty()) throw std::invalid_argument("the topology has no PUs");
+    unsigned maxOs = *std::max_element(puOrder.begin(), puOrder.end());
+    puPos.assign(maxOs + 1, 0);
+    for (std::size_t i = 0; i < puOrder.size(); ++i)
+        puPos[puOrder[i]] = static_cast<int>(i);
+    cpuFree.assign(puOrder.size(), 0);
+
+    const unsigned nodes = std::max(1u, nodeCount());
+    const auto& dist = topo.distances();
+    memCost.assign(nodes, std::vector<double>(nodes, p.memLocalNs));
+    for (unsigned a = 0; a < nodes && a < dist.size(); ++a)
+        for (unsigned b = 0; b < nodes && b < dist[a].size(); ++b)
+            memCost[a][b] = p.memoryNs(dist[a][b]);
+    pricer.writeFraction = p.writeFraction;
+
+    unsigned trees = 1;
+    if (cfg.policy.kind == Kind::SplitTrees || cfg.policy.kind == Kind::SplitLocks) trees = nodes;
+    if (cfg.policy.kind == Kind::Sharded) {
+        const unsigned k = std::max(1u, cfg.policy.cpusPerShard);
+        trees = static_cast<unsigned>((puOrder.size() + k - 1) / k);
+        shardOfPu.resize(puOrder.size());
+        for (std::size_t i = 0; i < puOrder.size(); ++i)
+            shardOfPu[i] = static_cast<int>(i / k);
+    }
+    batch.perVma = cfg.policy.kind == Kind::SplitLocks;
+
+    // File sizes, for walkers: the furthest page any mapping of the file reaches.
+    files.resize(recipe->files.size());
+    for (const RecipeStep& s : recipe->steps)
+        if (s.op == StepOp::Mmap && !s.anon)
+            files[static_cast<std::size_t>(s.file)].pages =
+                std::max(files[static_cast<std::size_t>(s.file)].pages, s.pgoff + s.pages);
+
+    auto addLock = [&](int file, std::string name) {
+        auto l = std::make_unique<Lock>();
+        l->file = file;
+        l->name = std::move(name);
+        locks.push_back(std::move(l));
+        return static_cast<int>(locks.size() - 1);
+    };
+    for (std::size_t f = 0; f < files.size(); ++f) {
+        FileState& fs = files[f];
+        fs.name = recipe->files[f].name;
+        for (unsigned t = 0; t < trees; ++t) {
+            fs.trees.push_back(std::make_unique<itree::IntervalTree>());
+            fs.trees.back()->setObserver(&pricer);
+        }
+        const int fi = static_cast<int>(f);
+        switch (cfg.policy.kind) {
+            case Kind::Single:
+            case Kind::SplitTrees:
+                fs.treeLock.assign(trees, addLock(fi, fs.name));
+                break;
+            case Kind::SplitLocks:
+                for (unsigned t = 0; t < trees; ++t)
+                    fs.treeLock.push_back(addLock(fi, fs.name + "/node" + std::to_string(t)));
+                break;
+            case Kind::Sharded:
+                fs.topLock = addLock(fi, fs.name + "/top");
+                for (unsigned t = 0; t < trees; ++t)
+                    fs.treeLock.push_back(addLock(fi, fs.name + "/shard" + std::to_string(t)));
+                break;
+        }
+    }
+
+    // Other processes mapping the shared libraries: their final layouts, homed round robin.
+    Recipe bg;
+    bg.files = recipe->files;
+    for (const RecipeStep& s : recipe->steps)
+        if (s.file >= 0 && recipe->files[static_cast<std::size_t>(s.file)].background)
+            bg.steps.push_back(s);
+    const auto nBackground = static_cast<unsigned>(p.backgroundProcesses);
+    if (!bg.steps.empty()) {
+        for (unsigned i = 0; i < nBackground; ++i) {
+            const int node = static_cast<int>(i % nodes);
+            const auto& nodePus =
+                topo.nodes().empty() ? puOrder : topo.nodes()[static_cast<std::size_t>(node)].pus;
+            const unsigned cpu =
+                nodePus.empty() ? puOrder[0] : nodePus[(i / nodes) % nodePus.size()];
+            auto as = std::make_unique<AddressSpace>(-1, node);
+            as->setIdSource(&nextVmaId);
+            as->setTreeOfFile(treesFor(cpu, node));
+            Plan plan;
+            as->planSteps(bg, batch, plan);
+            executeNow(nullptr, *as, plan);
+            background.push_back(std::move(as));
+        }
+    }
+
+    // The copies, each with the image its previous exec left, starting at spread-out times.
+    copyCpu = placeCopies(topo, cfg.copies);
+    agents.resize(cfg.copies);
+    const double total = recipe->totalWeight();
+    unlockedScale = total > 0 ? p.unlockedNsPerExec / total : 0;
+    for (unsigned c = 0; c < cfg.copies; ++c) {
+        Agent& a = agents[c];
+        a.copy = true;
+        a.active = true;
+        a.cpu = copyCpu[c];
+        a.node = nodeOfCpu(a.cpu);
+        a.as = std::make_unique<AddressSpace>(static_cast<std::int32_t>(c), a.node);
+        a.as->setIdSource(&nextVmaId);
+        a.as->setTreeOfFile(treesFor(a.cpu, a.node));
+        a.as->planSteps(*recipe, batch, a.plan);
+        executeNow(&a, *a.as, a.plan);
+    }
+    for (unsigned c = 0; c < cfg.copies; ++c) {
+        const Time offset = toTime(rng.uniform() * std::max(1.0, p.unlockedNsPerExec));
+        queue.schedule(offset, {0, kExecStart, c, 0});
+    }
+
+    warmup = toTime(p.warmupMs * 1e6);
+    if (p.warmupExecs < 1) queue.schedule(warmup, {0, kWindowStart, 0, 0});
+    if (cfg.walkersPerSecond > 0) scheduleWalker(0);
+}
+
+SimResult Simulator::Impl::result(Time at) const {
+    SimResult r;
+    r.policy = cfg.policy.name();
+    r.topology = topo.spec();
+    r.recipe = recipe->name;
+    r.copies = cfg.copies;
+    r.seed = cfg.seed;
+    r.walkersPerSecond = cfg.walkersPerSecond;
+    r.params = cfg.params;
+    const Time from = inWindow ? windowStart : at;
+    r.durationMs = static_cast<double>(at - from) / 1e6;
+    r.warmupMs = static_cast<double>(from) / 1e6;
+
+    std::vector<CopyExecs> copies;
+    for (unsigned c = 0; c < cfg.copies; ++c) {
+        const Agent& a = agents[c];
+        r.execs += a.execsInWindow;
+        copies.push_back({a.execsInWindow, a.firstExecEnd, a.lastExecEnd});
+    }
+    r.execsPerSecond = execsPerSecond(copies, from, at);
+
+    for (const auto& l : locks)
+        r.locks.push_back({l->name, l->file, l->sem.stats(std::max(at, from))});
+
+    // Per CPU: the copies' phase times, the current phase closed at `at`.
+    std::vector<CopyPlace> places;
+    for (unsigned c = 0; c < cfg.copies; ++c)
+        places.push_back({agents[c].cpu, agents[c].node, &agents[c].clock});
+    r.cpus = cpuSplit(places, at, from, inWindow);
+
+    for (const FileState& f : files)
+        r.files.push_back(summarizeFile(f.name, f.trees, f.inserts, f.removes));
+    r.memoryPerInodeBytes =
+        cfg.policy.memoryPerInodeBytes(files.empty() ? 1 : files[0].trees.size());
+
+    r.walks = walkLatencies.size();
+    latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
+    r.lockHolds = holds;
+    r.treeOps = treeOps;
+    r.nodesPerTreeOp =
+        treeOps ? static_cast<double>(pricer.reads) / static_cast<double>(treeOps) : 0;
+    r.events = queue.scheduledCount();
+    return r;
+}
+
+}  // namespace immap::sim
