@@ -315,16 +315,12 @@ int sweepCommand(const QStringList& args) {
         } else if (!p.isSet("csv") && !p.isSet("png")) {
             std::cout << "policy          copies    execs/s   vs single  busiest lock\n";
             for (const sim::SimResult& r : runs) {
-                double single = 0, util = 0;
-                for (const sim::SimResult& s : runs)
-                    if (s.policy == "single" && s.copies == r.copies) single = s.execsPerSecond;
-                for (const sim::LockResult& l : r.locks)
-                    util = std::max(util, l.stats.utilisation);
+                const double speedup = sim::Sweep::speedupOverSingle(runs, r);
                 char line[160];
                 std::snprintf(line, sizeof line, "%-14s %7u %10.0f %10s %12.3f\n", r.policy.c_str(),
                               r.copies, r.execsPerSecond,
-                              single > 0 ? (fmt(r.execsPerSecond / single, 2) + "x").c_str() : "-",
-                              util);
+                              speedup > 0 ? (fmt(speedup, 2) + "x").c_str() : "-",
+                              sim::Sweep::maxUtilisation(r));
                 std::cout << line;
             }
         }

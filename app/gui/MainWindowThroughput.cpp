@@ -86,10 +86,8 @@ void MainWindow::showSweepHeat(const std::vector<sim::SimResult>& runs) {
         if (r.policy == runs.front().policy && (!big || r.copies > big->copies)) big = &r;
     if (!big) return;
     std::vector<std::pair<unsigned, double>> heat;
-    for (const sim::CpuResult& c : big->cpus) {
-        const double total = c.workNs + c.waitNs + c.holdNs;
-        heat.push_back({c.cpu, total > 0 ? c.waitNs / total : 0});
-    }
+    for (const sim::CpuResult& c : big->cpus)
+        heat.push_back({c.cpu, c.waitShare()});
     topology_->setHeat(
         heat,
         tr("lock wait, %1 at %2 copies").arg(QString::fromStdString(big->policy)).arg(big->copies));

@@ -24,6 +24,12 @@ struct CpuResult {
     double workNs = 0;  // unlocked work
     double waitNs = 0;  // waiting for i_mmap locks (spinning or asleep)
     double holdNs = 0;  // inside critical sections
+
+    // The share of its measured time the CPU spent waiting for locks (0 when it ran nothing).
+    double waitShare() const {
+        const double total = workNs + waitNs + holdNs;
+        return total > 0 ? waitNs / total : 0;
+    }
 };
 
 struct FileResult {

@@ -69,31 +69,26 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
     return results;
 }
 
-namespace {
-
-// Single's throughput at the same copy count, for the speedup column; 0 when absent.
-double singleAt(const std::vector<SimResult>& runs, unsigned copies) {
-    for (const SimResult& r : runs)
-        if (r.policy == "single" && r.copies == copies) return r.execsPerSecond;
+double Sweep::speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r) {
+    for (const SimResult& s : runs)
+        if (s.policy == "single" && s.copies == r.copies)
+            return s.execsPerSecond > 0 ? r.execsPerSecond / s.execsPerSecond : 0.0;
     return 0;
 }
 
-double maxUtilisation(const SimResult& r) {
+double Sweep::maxUtilisation(const SimResult& r) {
     double u = 0;
     for (const LockResult& l : r.locks)
         u = std::max(u, l.stats.utilisation);
     return u;
 }
 
-}  // namespace
-
 std::string Sweep::toJson(const std::vector<SimResult>& runs) {
     QJsonArray arr;
     for (const SimResult& r : runs) {
         QJsonObject o =
             QJsonDocument::fromJson(QByteArray::fromStdString(r.toJson(false))).object();
-        const double single = singleAt(runs, r.copies);
-        o["speedup_vs_single"] = single > 0 ? r.execsPerSecond / single : 0.0;
+        o["speedup_vs_single"] = speedupOverSingle(runs, r);
         o["max_lock_utilisation"] = maxUtilisation(r);
         arr.append(o);
     }
@@ -108,9 +103,8 @@ std::string Sweep::toCsv(const std::vector<SimResult>& runs) {
     out << "policy,copies,execs_per_s,speedup_vs_single,max_lock_utilisation,"
            "walker_latency_mean_ns,walker_latency_p99_ns,memory_per_inode_bytes,seed\n";
     for (const SimResult& r : runs) {
-        const double single = singleAt(runs, r.copies);
         out << r.policy << ',' << r.copies << ',' << r.execsPerSecond << ','
-            << (single > 0 ? r.execsPerSecond / single : 0.0) << ',' << maxUtilisation(r) << ','
+            << speedupOverSingle(runs, r) << ',' << maxUtilisation(r) << ','
             << r.walkerLatencyMeanNs << ',' << r.walkerLatencyP99Ns << ',' << r.memoryPerInodeBytes
             << ',' << r.seed << '\n';
     }

@@ -34,6 +34,11 @@ public:
         const std::function<void(std::size_t, std::size_t)>& progress = {},
         const std::atomic<bool>* cancel = nullptr);
 
+    // r's throughput over single's at the same copy count in `runs`; 0 when single is absent.
+    static double speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r);
+    // The busiest lock's utilisation in a run.
+    static double maxUtilisation(const SimResult& r);
+
     // {"runs": [...]} with each run's summary (SimResult::toJson without detail).
     static std::string toJson(const std::vector<SimResult>& runs);
     // One line per run: policy,copies,execs_per_s,speedup_vs_single,... with a header.
