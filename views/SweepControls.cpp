@@ -42,15 +42,6 @@ SweepControls::SweepControls(QWidget* parent) : QWidget(parent) {
     row->addWidget(message_, 2);
     connect(run_, &QPushButton::clicked, this, &SweepControls::runRequested);
     connect(cancel_, &QPushButton::clicked, this, &SweepControls::cancelRequested);
-    setMachine(384);
-}
-
-void SweepControls::setMachine(int pus) {
-    QStringList counts;
-    for (int n = 1; n < pus; n *= 2)
-        counts << QString::number(n);
-    counts << QString::number(std::max(1, pus));
-    copies_->setText(counts.join(','));
 }
 
 void SweepControls::setPolicies(const QString& list) {

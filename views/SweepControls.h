@@ -18,8 +18,6 @@ class SweepControls : public QWidget {
 public:
     explicit SweepControls(QWidget* parent = nullptr);
 
-    // The default copy counts for a machine of `pus` PUs: 1, 2, 4, ... and the PU count.
-    void setMachine(int pus);
     void setPolicies(const QString& list);
     void setCopies(const QString& list);
     void setDurationMs(int ms);

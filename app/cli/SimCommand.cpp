@@ -252,30 +252,13 @@ int sweepCommand(const QStringList& args) {
         Common c;
         if (auto rc = readCommon("sweep", p, c)) return *rc;
         sim::SweepConfig cfg;
-        for (const QString& name : p.value("policies").split(',', Qt::SkipEmptyParts)) {
-            mapping::Policy policy;
-            std::string error;
-            if (!mapping::Policy::parse(name.trimmed().toStdString(), policy, error))
-                return usageError("sweep", error);
-            cfg.policies.push_back(policy);
-        }
-        if (cfg.policies.empty()) return usageError("sweep", "--policies lists no policy");
-        if (p.isSet("copies")) {
-            for (const QString& n : p.value("copies").split(',', Qt::SkipEmptyParts)) {
-                bool ok = false;
-                const uint v = n.trimmed().toUInt(&ok);
-                if (!ok || v == 0 || v > 100000)
-                    return usageError("sweep", "--copies: '" + n.toStdString() +
-                                                   "' is not a count from 1 to 100000");
-                cfg.copies.push_back(v);
-            }
-        } else {
-            const auto pus = static_cast<unsigned>(c.topo->pus().size());
-            for (unsigned n = 1; n < pus; n *= 2)
-                cfg.copies.push_back(n);
-            cfg.copies.push_back(pus);
-        }
-        if (cfg.copies.empty()) return usageError("sweep", "--copies lists no count");
+        std::string error;
+        if (!sim::Sweep::parsePolicies(p.value("policies").toStdString(), cfg.policies, error))
+            return usageError("sweep", "--policies: " + error);
+        if (!p.isSet("copies"))
+            cfg.copies = sim::Sweep::defaultCopies(static_cast<unsigned>(c.topo->pus().size()));
+        else if (!sim::Sweep::parseCopies(p.value("copies").toStdString(), cfg.copies, error))
+            return usageError("sweep", "--copies: " + error);
         bool ok = false;
         cfg.threads = p.value("threads").toUInt(&ok);
         if (!ok || cfg.threads == 0 || cfg.threads > 256)

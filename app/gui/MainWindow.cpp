@@ -262,7 +262,10 @@ void MainWindow::afterLoad() {
     showFile();
     const auto& host = session_.host();
     setWindowTitle(tr("immap-lab — %1").arg(QString::fromStdString(host.source)));
-    sweepControls_->setMachine(static_cast<int>(host.topology->pus().size()));
+    QStringList copies;
+    for (unsigned n : sim::Sweep::defaultCopies(static_cast<unsigned>(host.topology->pus().size())))
+        copies << QString::number(n);
+    sweepControls_->setCopies(copies.join(','));
     topology_->setTopology(*host.topology);
 }
 

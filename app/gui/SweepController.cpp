@@ -15,28 +15,10 @@ SweepController::~SweepController() {
 
 bool SweepController::parse(const QString& policies, const QString& copies, sim::SweepConfig& out,
                             QString& error) {
-    out.policies.clear();
-    out.copies.clear();
-    for (const QString& p : policies.split(',', Qt::SkipEmptyParts)) {
-        mapping::Policy policy;
-        std::string why;
-        if (!mapping::Policy::parse(p.trimmed().toStdString(), policy, why)) {
-            error = QString::fromStdString(why);
-            return false;
-        }
-        out.policies.push_back(policy);
-    }
-    for (const QString& c : copies.split(',', Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const uint n = c.trimmed().toUInt(&ok);
-        if (!ok || n == 0 || n > 100000) {
-            error = QObject::tr("'%1' is not a copy count from 1 to 100000").arg(c.trimmed());
-            return false;
-        }
-        out.copies.push_back(n);
-    }
-    if (out.policies.empty() || out.copies.empty()) {
-        error = QObject::tr("give at least one policy and one copy count");
+    std::string why;
+    if (!sim::Sweep::parsePolicies(policies.toStdString(), out.policies, why) ||
+        !sim::Sweep::parseCopies(copies.toStdString(), out.copies, why)) {
+        error = QString::fromStdString(why);
         return false;
     }
     return true;

@@ -4,6 +4,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <mutex>
 #include <sstream>
 #include <thread>
@@ -67,6 +69,62 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
     if (error) std::rethrow_exception(error);
     if (cancel && cancel->load()) return {};
     return results;
+}
+
+namespace {
+
+// The comma-separated items of a list, blanks around each trimmed, empty items skipped.
+std::vector<std::string> items(std::string_view text) {
+    std::vector<std::string> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        std::string_view item = text.substr(start, comma - start);
+        while (!item.empty() && std::isspace(static_cast<unsigned char>(item.front())))
+            item.remove_prefix(1);
+        while (!item.empty() && std::isspace(static_cast<unsigned char>(item.back())))
+            item.remove_suffix(1);
+        if (!item.empty()) out.emplace_back(item);
+        start = comma + 1;
+    }
+    return out;
+}
+
+}  // namespace
+
+bool Sweep::parsePolicies(std::string_view text, std::vector<mapping::Policy>& out,
+                          std::string& error) {
+    out.clear();
+    for (const std::string& name : items(text)) {
+        mapping::Policy policy;
+        if (!mapping::Policy::parse(name, policy, error)) return false;
+        out.push_back(policy);
+    }
+    if (out.empty()) error = "the policy list is empty";
+    return !out.empty();
+}
+
+bool Sweep::parseCopies(std::string_view text, std::vector<unsigned>& out, std::string& error) {
+    out.clear();
+    for (const std::string& item : items(text)) {
+        unsigned long v = 0;
+        const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
+        if (ec != std::errc() || end != item.data() + item.size() || v == 0 || v > 100000) {
+            error = "'" + item + "' is not a copy count from 1 to 100000";
+            return false;
+        }
+        out.push_back(static_cast<unsigned>(v));
+    }
+    if (out.empty()) error = "the copy count list is empty";
+    return !out.empty();
+}
+
+std::vector<unsigned> Sweep::defaultCopies(unsigned pus) {
+    std::vector<unsigned> out;
+    for (unsigned n = 1; n < pus; n *= 2)
+        out.push_back(n);
+    out.push_back(std::max(1u, pus));
+    return out;
 }
 
 double Sweep::speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r) {

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/Simulator.h"
@@ -33,6 +34,15 @@ public:
         const SweepConfig& config,
         const std::function<void(std::size_t, std::size_t)>& progress = {},
         const std::atomic<bool>* cancel = nullptr);
+
+    // The grid as users type it, the same in the CLI and the app: "single,split-locks" and
+    // "1,2,4". False with the reason for an unknown policy, a count outside 1..100000, or an
+    // empty list.
+    static bool parsePolicies(std::string_view text, std::vector<mapping::Policy>& out,
+                              std::string& error);
+    static bool parseCopies(std::string_view text, std::vector<unsigned>& out, std::string& error);
+    // 1, 2, 4, ... below the PU count, then the PU count: the default copy counts of a machine.
+    static std::vector<unsigned> defaultCopies(unsigned pus);
 
     // r's throughput over single's at the same copy count in `runs`; 0 when single is absent.
     static double speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r);

@@ -252,6 +252,25 @@ private slots:
         QCOMPARE(wrap[384], wrap[0]);
     }
 
+    void sweepListsParse() {
+        std::vector<mapping::Policy> policies;
+        std::vector<unsigned> copies;
+        std::string error;
+        QVERIFY(Sweep::parsePolicies(" single, sharded:16 ,,split-locks", policies, error));
+        QCOMPARE(policies.size(), std::size_t{3});
+        QCOMPARE(policies[1].name(), std::string("sharded:16"));
+        QVERIFY(!Sweep::parsePolicies("single,forest", policies, error));
+        QVERIFY(error.find("forest") != std::string::npos);
+        QVERIFY(!Sweep::parsePolicies(" , ", policies, error));
+        QVERIFY(Sweep::parseCopies("1, 2,384", copies, error));
+        QCOMPARE(copies, (std::vector<unsigned>{1, 2, 384}));
+        for (const char* bad : {"0", "1,x", "100001", "-3", "2.5", ""})
+            QVERIFY2(!Sweep::parseCopies(bad, copies, error), bad);
+        QCOMPARE(Sweep::defaultCopies(384), (std::vector<unsigned>{1, 2, 4, 8, 16, 32, 64, 128, 256, 384}));
+        QCOMPARE(Sweep::defaultCopies(2), (std::vector<unsigned>{1, 2}));
+        QCOMPARE(Sweep::defaultCopies(1), (std::vector<unsigned>{1}));
+    }
+
     void badConfigsAreRefused() {
         SimConfig c;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator{c});
