@@ -3,6 +3,8 @@
 // back (exit status, standard output, standard error).
 
 #include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QStringList>
 
@@ -22,6 +24,14 @@ inline CliResult runImmap(const QStringList& args, const QByteArray& input = {})
     if (!p.waitForFinished(120000)) return {-1, {}, "timed out"};
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
             p.readAllStandardError()};
+}
+
+// A command's JSON output as an object; a parse error is reported and gives an empty object.
+inline QJsonObject json(const QByteArray& text) {
+    QJsonParseError e{};
+    const QJsonDocument d = QJsonDocument::fromJson(text, &e);
+    if (e.error != QJsonParseError::NoError) qWarning("%s", qPrintable(e.errorString()));
+    return d.object();
 }
 
 }  // namespace immap::test

@@ -12,16 +12,10 @@
 #include "CliRun.h"
 #include "Suites.h"
 
+using immap::test::json;
 using immap::test::runImmap;
 
 namespace {
-
-QJsonObject json(const QByteArray& text) {
-    QJsonParseError e{};
-    const QJsonDocument d = QJsonDocument::fromJson(text, &e);
-    if (e.error != QJsonParseError::NoError) qWarning("%s", qPrintable(e.errorString()));
-    return d.object();
-}
 
 bool writeFile(const QString& path, const QByteArray& text) {
     QFile f(path);

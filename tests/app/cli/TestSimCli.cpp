@@ -13,16 +13,10 @@
 #include "CliRun.h"
 #include "Suites.h"
 
+using immap::test::json;
 using immap::test::runImmap;
 
 namespace {
-
-QJsonObject json(const QByteArray& text) {
-    QJsonParseError e{};
-    const QJsonDocument d = QJsonDocument::fromJson(text, &e);
-    if (e.error != QJsonParseError::NoError) qWarning("%s", qPrintable(e.errorString()));
-    return d.object();
-}
 
 const QString kTopo = QString("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml";
 

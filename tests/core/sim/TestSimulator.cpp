@@ -266,7 +266,8 @@ private slots:
         QCOMPARE(copies, (std::vector<unsigned>{1, 2, 384}));
         for (const char* bad : {"0", "1,x", "100001", "-3", "2.5", ""})
             QVERIFY2(!Sweep::parseCopies(bad, copies, error), bad);
-        QCOMPARE(Sweep::defaultCopies(384), (std::vector<unsigned>{1, 2, 4, 8, 16, 32, 64, 128, 256, 384}));
+        QCOMPARE(Sweep::defaultCopies(384),
+                 (std::vector<unsigned>{1, 2, 4, 8, 16, 32, 64, 128, 256, 384}));
         QCOMPARE(Sweep::defaultCopies(2), (std::vector<unsigned>{1, 2}));
         QCOMPARE(Sweep::defaultCopies(1), (std::vector<unsigned>{1}));
     }
