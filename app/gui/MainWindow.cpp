@@ -49,6 +49,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     buildThroughputTab();  // after the docks: its parameters dock joins theirs
     buildReplayTab();
     buildMenus();
+    buildScenarioUi();
 
     for (views::TreeView* v : {split_->single(), tree_})
         v->setLegend(0);

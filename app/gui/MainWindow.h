@@ -3,6 +3,7 @@
 // VMA table), docks (files, VMAs, steps), menus with shortcuts, status bar, settings, recent
 // files, drag and drop, export. No algorithms: core does the trees, views do the drawing.
 
+#include <QFont>
 #include <QListWidget>
 #include <QMainWindow>
 #include <QTabWidget>
@@ -11,6 +12,7 @@
 #include <QTimer>
 #include "AnimationController.h"
 #include "SweepController.h"
+#include "session/Scenario.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
 #include "trace/Bookmarks.h"
@@ -26,8 +28,10 @@
 #include "views/TreeView.h"
 #include "views/VmaTableView.h"
 
+class QLabel;
 class QMenu;
 class QMessageBox;
+class QToolBar;
 
 namespace immap::gui {
 
@@ -96,6 +100,24 @@ public:
     views::TreeView* replayTreeView() const { return replayTree_; }
     const trace::TraceCursor* traceCursor() const { return cursor_.get(); }
 
+    // Workshop scenarios (MainWindowScenario.cpp): open applies topology, source, file,
+    // parameters, sweep grid, view and bookmarks, or shows an error and changes nothing.
+    bool openScenario(const QString& path);
+    bool saveScenario(const QString& path);
+    session::Scenario currentScenario() const;  // the window's state as a scenario
+    const session::Scenario& scenario() const { return scenario_; }
+    // Full screen, the application font scaled by kWorkshopScale, the caption bar; and back.
+    void setWorkshopMode(bool on);
+    bool workshopMode() const { return workshop_; }
+    static constexpr double kWorkshopScale = 1.6;
+    // The scenario's bookmarks: show one (its view, its trace event) and its caption.
+    void showBookmark(int index);
+    void nextBookmark() { showBookmark(bookmark_ + 1); }
+    void previousBookmark() { showBookmark(bookmark_ - 1); }
+    int currentBookmark() const { return bookmark_; }
+    QLabel* captionLabel() const { return caption_; }
+    QLabel* sweepSummary() const { return sweepSummary_; }
+
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -125,6 +147,8 @@ private:
     void refreshReplay();
     void saveBookmarks();
     void recordDialog();
+    void buildScenarioUi();
+    void applyScenarioSweep(sim::SweepConfig& config) const;
 
     session::Session session_;
     bool persist_;
@@ -160,6 +184,16 @@ private:
     QTimer* replayTimer_ = nullptr;
     int selected_ = -1;
     bool fillingFiles_ = false;
+    session::Scenario scenario_;
+    QString scenarioDir_;
+    std::shared_ptr<const sim::Recipe> recipe_;  // the scenario's; null = built-in
+    int bookmark_ = -1;
+    bool workshop_ = false;
+    QFont normalFont_;
+    Qt::WindowStates stateBeforeWorkshop_;
+    QToolBar* captionBar_ = nullptr;
+    QLabel* caption_ = nullptr;
+    QLabel* sweepSummary_ = nullptr;
 };
 
 }  // namespace immap::gui

@@ -122,6 +122,7 @@ bool MainWindow::startSweep() {
     }
     config.durationMs = sweepControls_->durationMs();
     config.params = params_->params();
+    applyScenarioSweep(config);
     sweepControls_->setRunning(true);
     sweepControls_->setProgress(0, static_cast<int>(config.policies.size() * config.copies.size()));
     sweepControls_->setMessage(

@@ -1,8 +1,10 @@
 // immap-lab [SOURCE]
 // immap-lab --screenshot FILE [--view trees|split|table|throughput] [--size WxH] [SOURCE]
+// immap-lab --scenario FILE [--workshop] [--bookmark N] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QImage>
+#include <QLabel>
 #include <QSaveFile>
 #include <QTimer>
 #include <cstring>
@@ -65,6 +67,12 @@ int main(int argc, char** argv) {
                  "show it N steps in (--walk-steps, default: all).",
                  "PAGES"});
     p.addOption({"walk-steps", "With --walk: how many walk steps to show.", "N"});
+    p.addOption({"scenario",
+                 "Open a workshop scenario (samples/workshops/*.json): topology, source, file, "
+                 "parameters, sweep, view and bookmarks.",
+                 "FILE"});
+    p.addOption({"workshop", "Start in workshop mode (full screen, large type, captions)."});
+    p.addOption({"bookmark", "With --scenario: show bookmark N (from 1).", "N"});
     p.addPositionalArgument("source",
                             "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?..., or a "
                             "path (directory, .tar.gz, maps file, topology .xml).",
@@ -116,6 +124,17 @@ int main(int argc, char** argv) {
         }
     }
     if (shot && !ok) return 1;
+    if (p.isSet("scenario")) {
+        if (!w.openScenario(p.value("scenario")) && shot) return 1;
+        if (p.isSet("view")) w.setView(p.value("view"));  // the command line wins
+        if (p.isSet("bookmark")) {
+            bool okN = false;
+            const int n = p.value("bookmark").toInt(&okN);
+            if (!okN || n < 1) return fail("--bookmark takes a bookmark number from 1");
+            w.showBookmark(n - 1);
+        }
+    }
+    if (p.isSet("workshop")) w.setWorkshopMode(true);
     if (p.isSet("exec-steps")) {
         bool okN = false;
         const int n = p.value("exec-steps").toInt(&okN);
@@ -152,10 +171,12 @@ int main(int argc, char** argv) {
         return app.exec();
     }
     // The throughput view shows a sweep: run the tab's default one, then render.
-    if (p.value("view") == QLatin1String("throughput")) {
+    if (w.currentView() == w.throughputView()->parentWidget()) {
         if (!w.startSweep()) return fail("the sweep did not start");
         w.sweeps()->wait();
         QApplication::processEvents();
+        if (!w.sweepSummary()->text().isEmpty())
+            std::cout << w.sweepSummary()->text().toStdString() << '\n';
     }
     w.setAttribute(Qt::WA_DontShowOnScreen);
     w.resize(size);
@@ -167,6 +188,8 @@ int main(int argc, char** argv) {
     if (const immap::session::Playback* pb = w.animation()->player())
         std::cout << "step " << pb->position() << "/" << pb->count() << ": " << pb->caption()
                   << '\n';
+    if (w.currentBookmark() >= 0)
+        std::cout << "bookmark " << w.captionLabel()->text().toStdString() << '\n';
     const QImage image = w.grab().toImage();
     QSaveFile out(p.value("screenshot"));
     if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG") || !out.commit())

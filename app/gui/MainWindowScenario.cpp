@@ -1,0 +1,314 @@
+// MainWindow's workshop side: scenario files (open, save, apply), workshop mode (full screen,
+// large type, a caption bar stepping through the scenario's bookmarks), and the sweep summary
+// line (walker latency and memory per inode, which the plot does not show).
+#include <QAction>
+#include <QApplication>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSignalBlocker>
+#include <QStatusBar>
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <numeric>
+
+#include "MainWindow.h"
+#include "session/DefaultScenario.h"
+#include "sim/Recipe.h"
+
+namespace immap::gui {
+
+namespace {
+
+QMenu* menuTitled(QMenuBar* bar, const QString& title) {
+    for (QAction* a : bar->actions())
+        if (a->menu() && a->text() == title) return a->menu();
+    return nullptr;
+}
+
+// Each policy at the smallest and the largest copy count swept: walker latency and memory per
+// inode, which the plot does not show.
+QString summarise(const std::vector<sim::SimResult>& runs) {
+    if (runs.empty()) return {};
+    unsigned low = runs.front().copies, high = runs.front().copies;
+    for (const sim::SimResult& r : runs) {
+        low = std::min(low, r.copies);
+        high = std::max(high, r.copies);
+    }
+    const QLocale loc;
+    QStringList lines;
+    for (unsigned copies : {low, high}) {
+        QStringList parts;
+        for (const sim::SimResult& r : runs) {
+            if (r.copies != copies) continue;
+            QString s = QStringLiteral("%1 %2 execs/s")
+                            .arg(QString::fromStdString(r.policy))
+                            .arg(loc.toString(r.execsPerSecond, 'f', 0));
+            if (r.walkersPerSecond > 0)
+                s += MainWindow::tr(", walk %1 µs")
+                         .arg(loc.toString(r.walkerLatencyMeanNs / 1e3, 'f', 1));
+            s += MainWindow::tr(", %1 B/inode").arg(r.memoryPerInodeBytes);
+            parts << s;
+        }
+        lines << (copies == 1 ? MainWindow::tr("1 copy: ")
+                              : MainWindow::tr("%1 copies: ").arg(copies)) +
+                     parts.join(QStringLiteral(" · "));
+        if (low == high) break;
+    }
+    const double walkers = runs.front().walkersPerSecond;
+    if (walkers > 0)
+        lines.prepend(
+            MainWindow::tr("With %1 whole-file walks/s:").arg(loc.toString(walkers, 'f', 0)));
+    return lines.join(QLatin1Char('\n'));
+}
+
+}  // namespace
+
+void MainWindow::buildScenarioUi() {
+    if (QMenu* file = menuTitled(menuBar(), tr("&File"))) {
+        QAction* before = nullptr;
+        for (QAction* a : file->actions())
+            if (a->text() == tr("&Export view…")) before = a;
+        auto* open = new QAction(tr("Open &scenario…"), this);
+        open->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
+        connect(open, &QAction::triggered, this, [this] {
+            const QString path =
+                QFileDialog::getOpenFileName(this, tr("Open a workshop scenario"), QString(),
+                                             tr("Scenarios (*.json);;All files (*)"));
+            if (!path.isEmpty()) openScenario(path);
+        });
+        auto* save = new QAction(tr("Save scenario &as…"), this);
+        save->setShortcut(QKeySequence(tr("Ctrl+Shift+S")));
+        connect(save, &QAction::triggered, this, [this] {
+            const QString path = QFileDialog::getSaveFileName(
+                this, tr("Save the window's state as a scenario"), QStringLiteral("scenario.json"),
+                tr("Scenarios (*.json)"));
+            if (!path.isEmpty()) saveScenario(path);
+        });
+        file->insertActions(before, {open, save});
+        file->insertSeparator(before);
+    }
+    if (QMenu* view = menuTitled(menuBar(), tr("&View"))) {
+        view->addSeparator();
+        QAction* ws = view->addAction(tr("&Workshop mode"));
+        ws->setObjectName(QStringLiteral("workshopAction"));
+        ws->setCheckable(true);
+        ws->setShortcut(QKeySequence(Qt::Key_F11));
+        ws->setShortcutContext(Qt::WindowShortcut);
+        connect(ws, &QAction::toggled, this, &MainWindow::setWorkshopMode);
+        QAction* next = view->addAction(tr("&Next bookmark"), QKeySequence(Qt::Key_PageDown), this,
+                                        [this] { nextBookmark(); });
+        QAction* prev = view->addAction(tr("&Previous bookmark"), QKeySequence(Qt::Key_PageUp),
+                                        this, [this] { previousBookmark(); });
+        next->setShortcutContext(Qt::WindowShortcut);
+        prev->setShortcutContext(Qt::WindowShortcut);
+    }
+
+    // The caption bar: the current bookmark's caption, large enough to read from the back row.
+    captionBar_ = new QToolBar(tr("Workshop captions"), this);
+    captionBar_->setObjectName(QStringLiteral("captionBar"));
+    captionBar_->setMovable(false);
+    captionBar_->addAction(QStringLiteral("◀"), this, [this] { previousBookmark(); })
+        ->setToolTip(tr("Previous bookmark (PgUp)"));
+    caption_ = new QLabel(captionBar_);
+    caption_->setObjectName(QStringLiteral("caption"));
+    caption_->setWordWrap(true);
+    caption_->setMargin(6);
+    caption_->setTextFormat(Qt::RichText);
+    caption_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred);
+    captionBar_->addWidget(caption_);
+    captionBar_->addAction(QStringLiteral("▶"), this, [this] { nextBookmark(); })
+        ->setToolTip(tr("Next bookmark (PgDn)"));
+    addToolBar(Qt::TopToolBarArea, captionBar_);
+    captionBar_->hide();
+
+    sweepSummary_ = new QLabel(throughputPage_);
+    sweepSummary_->setObjectName(QStringLiteral("sweepSummary"));
+    sweepSummary_->setWordWrap(true);
+    sweepSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    sweepSummary_->setMargin(4);
+    if (auto* box = qobject_cast<QVBoxLayout*>(throughputPage_->layout()))
+        box->addWidget(sweepSummary_);
+    connect(sweeps_, &SweepController::finished, this,
+            [this](const std::vector<sim::SimResult>& runs) {
+                sweepSummary_->setText(summarise(runs));
+            });
+}
+
+void MainWindow::applyScenarioSweep(sim::SweepConfig& config) const {
+    config.recipe = recipe_.get();
+    config.walkersPerSecond = scenario_.walkersPerSecond;
+}
+
+bool MainWindow::openScenario(const QString& path) {
+    session::Scenario s;
+    std::shared_ptr<const sim::Recipe> recipe;
+    const QString dir = QFileInfo(path).absolutePath();
+    try {
+        s = session::Scenario::load(path.toStdString());
+        if (!s.recipePath.empty())
+            recipe = std::make_shared<const sim::Recipe>(sim::Recipe::fromFile(
+                session::Scenario::resolvePath(s.recipePath, dir.toStdString())));
+        else if (!s.recipeJson.empty())
+            recipe = std::make_shared<const sim::Recipe>(
+                sim::Recipe::fromJson(s.recipeJson, path.toStdString() + " (embedded recipe)"));
+    } catch (const session::ScenarioError& e) {
+        showError(tr("Cannot open the scenario"),
+                  tr("Cannot open %1.\n\nFile: %2\nLine: %3\nReason: %4")
+                      .arg(path, QString::fromStdString(e.file()),
+                           e.line() ? QString::number(e.line()) : tr("(whole file)"),
+                           QString::fromStdString(e.reason())));
+        return false;
+    } catch (const std::exception& e) {
+        showError(tr("Cannot open the scenario"),
+                  tr("Cannot open %1.\n\nReason: %2").arg(path, QString::fromUtf8(e.what())));
+        return false;
+    }
+
+    // The only step that can still fail is loading what it names; the session keeps its old
+    // state then, and so does everything else here.
+    const std::string base = dir.toStdString();
+    const QString source =
+        QString::fromStdString(s.source.empty() ? session::kDefaultSource
+                                                : session::Scenario::resolveSpec(s.source, base));
+    const QString topology = QString::fromStdString(
+        s.topology.empty() ? (s.source.empty() ? session::kDefaultTopology : "")
+                           : session::Scenario::resolveSpec(s.topology, base));
+    if (sweeps_->running()) {  // the running sweep reads the old recipe
+        sweeps_->cancel();
+        sweeps_->wait();
+        QCoreApplication::processEvents();
+    }
+    if (!openSource(source, topology, QString::fromStdString(s.file))) return false;
+
+    scenario_ = s;
+    scenarioDir_ = dir;
+    recipe_ = std::move(recipe);
+    sim::CostParams p;
+    std::string ignored;  // validated when loaded
+    for (const auto& [name, value] : s.params)
+        p.set(name, value, ignored);
+    params_->setParams(p);
+    if (!s.policies.empty())
+        sweepControls_->setPolicies(QString::fromStdString(
+            std::accumulate(std::next(s.policies.begin()), s.policies.end(), s.policies.front(),
+                            [](std::string a, const std::string& b) { return a + "," + b; })));
+    if (!s.copies.empty()) {
+        QStringList copies;
+        for (unsigned c : s.copies)
+            copies << QString::number(c);
+        sweepControls_->setCopies(copies.join(QLatin1Char(',')));
+    }
+    if (s.durationMs > 0) sweepControls_->setDurationMs(static_cast<int>(s.durationMs));
+    sweepSummary_->clear();
+    if (!s.view.empty()) setView(QString::fromStdString(s.view));
+    bookmark_ = -1;
+    captionBar_->setVisible(workshop_ || !s.bookmarks.empty());
+    if (!s.title.empty()) setWindowTitle(tr("immap-lab — %1").arg(QString::fromStdString(s.title)));
+    if (!s.bookmarks.empty())
+        showBookmark(0);
+    else
+        caption_->setText(QString::fromStdString(s.title).toHtmlEscaped());
+    statusBar()->showMessage(tr("Scenario %1").arg(QFileInfo(path).fileName()), 6000);
+    return true;
+}
+
+session::Scenario MainWindow::currentScenario() const {
+    session::Scenario s = scenario_;  // title, recipe, walkers and bookmarks come from it
+    if (session_.loaded()) {
+        s.source = session_.host().source;
+        s.topology = session_.topologySpec();
+        s.file = session_.file().name();
+    }
+    // Keep a recipe path valid from wherever the scenario is saved.
+    if (!s.recipePath.empty())
+        s.recipePath = session::Scenario::resolvePath(s.recipePath, scenarioDir_.toStdString());
+    s.policies.clear();
+    for (const QString& p : sweepControls_->policies().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        s.policies.push_back(p.trimmed().toStdString());
+    s.copies.clear();
+    for (const QString& c : sweepControls_->copies().split(QLatin1Char(','), Qt::SkipEmptyParts))
+        s.copies.push_back(c.trimmed().toUInt());
+    s.durationMs = sweepControls_->durationMs();
+    s.params.clear();
+    const sim::CostParams defaults;
+    for (const auto& info : sim::CostParams::table())
+        if (params_->params().*(info.field) != defaults.*(info.field))
+            s.params[info.name] = params_->params().*(info.field);
+    const QWidget* tab = tabs_->currentWidget();
+    s.view = tab == split_            ? "split"
+             : tab == treePage_       ? "trees"
+             : tab == table_          ? "table"
+             : tab == throughputPage_ ? "throughput"
+             : tab == topology_       ? "topology"
+             : tab == replayPage_     ? "replay"
+                                      : "";
+    return s;
+}
+
+bool MainWindow::saveScenario(const QString& path) {
+    const session::Scenario s = currentScenario();
+    // What cannot be read back is not worth writing: check it as the loader will.
+    try {
+        session::Scenario::fromJson(s.toJson(), path.toStdString(),
+                                    QFileInfo(path).absolutePath().toStdString());
+        s.save(path.toStdString());
+    } catch (const std::exception& e) {
+        showError(tr("Cannot save the scenario"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    scenarioDir_ = QFileInfo(path).absolutePath();
+    scenario_ = s;
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::setWorkshopMode(bool on) {
+    if (on == workshop_) return;
+    workshop_ = on;
+    if (auto* a = findChild<QAction*>(QStringLiteral("workshopAction"))) {
+        QSignalBlocker block(a);
+        a->setChecked(on);
+    }
+    if (on) {
+        normalFont_ = QApplication::font();
+        stateBeforeWorkshop_ = windowState();
+        QFont big = normalFont_;
+        if (big.pointSizeF() > 0)
+            big.setPointSizeF(big.pointSizeF() * kWorkshopScale);
+        else
+            big.setPixelSize(qRound(big.pixelSize() * kWorkshopScale));
+        QApplication::setFont(big);
+        setWindowState(windowState() | Qt::WindowFullScreen);
+        captionBar_->show();
+    } else {
+        QApplication::setFont(normalFont_);
+        setWindowState(stateBeforeWorkshop_ & ~Qt::WindowFullScreen);
+        captionBar_->setVisible(!scenario_.bookmarks.empty());
+    }
+    statusBar()->showMessage(
+        on ? tr("Workshop mode: F11 to leave, PgDn/PgUp for bookmarks") : tr("Workshop mode off"),
+        4000);
+}
+
+void MainWindow::showBookmark(int index) {
+    const int n = static_cast<int>(scenario_.bookmarks.size());
+    if (n == 0) return;
+    bookmark_ = std::clamp(index, 0, n - 1);
+    const session::ScenarioBookmark& b = scenario_.bookmarks[static_cast<std::size_t>(bookmark_)];
+    if (!b.view.empty()) setView(QString::fromStdString(b.view));
+    if (b.event && traceCursor()) replaySeek(static_cast<qint64>(*b.event));
+    // Rich text for the bold face: a style sheet or font of its own would stop the label
+    // following the application font that workshop mode scales.
+    caption_->setText(tr("%1/%2&nbsp;&nbsp;<b>%3</b>")
+                          .arg(bookmark_ + 1)
+                          .arg(n)
+                          .arg(QString::fromStdString(b.caption).toHtmlEscaped()));
+    captionBar_->show();
+}
+
+}  // namespace immap::gui

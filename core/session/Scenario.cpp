@@ -1,0 +1,379 @@
+#include "session/Scenario.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+#include <cctype>
+#include <cmath>
+#include <set>
+
+#include "mapping/Policy.h"
+#include "sim/CostParams.h"
+#include "sim/Recipe.h"
+
+namespace immap::session {
+
+ScenarioError::ScenarioError(std::string file, int line, std::string reason)
+    : file_(std::move(file)), line_(line), reason_(std::move(reason)) {
+    message_ = file_ + ":" + std::to_string(line_) + ": " + reason_;
+}
+
+namespace {
+
+constexpr qsizetype kNotFound = -1;
+// Scenarios are small; a bigger file is a mistake, not a scenario.
+constexpr qint64 kMaxBytes = 4 << 20;
+
+// QJsonDocument forgets where things were; these find them again in the text, for messages.
+class Locator {
+public:
+    explicit Locator(const QByteArray& text) : text_(text) {}
+
+    int line(qsizetype offset) const {
+        if (offset < 0) return 1;
+        return static_cast<int>(text_.left(offset).count('\n')) + 1;
+    }
+    // Offset of `"key"` used as a key (followed by ':') at or after `from`.
+    qsizetype key(const QString& key, qsizetype from) const {
+        const QByteArray quoted = '"' + key.toUtf8() + '"';
+        for (qsizetype at = text_.indexOf(quoted, std::max<qsizetype>(from, 0)); at >= 0;
+             at = text_.indexOf(quoted, at + 1)) {
+            qsizetype p = at + quoted.size();
+            while (p < text_.size() && std::isspace(static_cast<unsigned char>(text_[p])))
+                ++p;
+            if (p < text_.size() && text_[p] == ':') return at;
+        }
+        return kNotFound;
+    }
+    // The offsets where the elements of the array value of the key at `keyAt` begin.
+    std::vector<qsizetype> elements(qsizetype keyAt) const {
+        std::vector<qsizetype> out;
+        if (keyAt < 0) return out;
+        qsizetype p = text_.indexOf('[', keyAt);
+        if (p < 0) return out;
+        int depth = 0;
+        bool inString = false, expect = true;
+        for (; p < text_.size(); ++p) {
+            const char c = text_[p];
+            if (inString) {
+                if (c == '\\')
+                    ++p;
+                else if (c == '"')
+                    inString = false;
+                continue;
+            }
+            if (std::isspace(static_cast<unsigned char>(c))) continue;
+            if (depth == 1 && expect && c != ']') {
+                out.push_back(p);
+                expect = false;
+            }
+            if (c == '"') {
+                inString = true;
+            } else if (c == '[' || c == '{') {
+                ++depth;
+            } else if (c == ']' || c == '}') {
+                if (--depth == 0) break;
+            } else if (c == ',' && depth == 1) {
+                expect = true;
+            }
+        }
+        return out;
+    }
+
+private:
+    const QByteArray& text_;
+};
+
+class Reader {
+public:
+    Reader(const QByteArray& text, std::string file) : at_(text), file_(std::move(file)) {}
+
+    [[noreturn]] void fail(qsizetype offset, const std::string& reason) const {
+        throw ScenarioError(file_, at_.line(offset), reason);
+    }
+    const Locator& at() const { return at_; }
+    const std::string& file() const { return file_; }
+
+    // Checks that only `known` keys appear in `o` (which starts at `from`).
+    void onlyKeys(const QJsonObject& o, const std::set<QString>& known, qsizetype from,
+                  const std::string& where) const {
+        for (auto it = o.begin(); it != o.end(); ++it)
+            if (!known.count(it.key()))
+                fail(at_.key(it.key(), from), "unknown key \"" + it.key().toStdString() + "\"" +
+                                                  where + " (known: " + list(known) + ")");
+    }
+    std::string string(const QJsonValue& v, const QString& key, qsizetype keyAt) const {
+        if (!v.isString()) fail(keyAt, "\"" + key.toStdString() + "\" must be a string");
+        return v.toString().toStdString();
+    }
+    double number(const QJsonValue& v, const QString& key, qsizetype keyAt, double min,
+                  double max) const {
+        if (!v.isDouble()) fail(keyAt, "\"" + key.toStdString() + "\" must be a number");
+        const double d = v.toDouble();
+        if (!(d >= min && d <= max))
+            fail(keyAt, "\"" + key.toStdString() + "\" is " + fmt(d) + ", out of range " +
+                            fmt(min) + ".." + fmt(max));
+        return d;
+    }
+    std::uint64_t integer(const QJsonValue& v, const QString& key, qsizetype keyAt, double min,
+                          double max) const {
+        const double d = number(v, key, keyAt, min, max);
+        if (d != std::floor(d)) fail(keyAt, "\"" + key.toStdString() + "\" must be a whole number");
+        return static_cast<std::uint64_t>(d);
+    }
+
+    static std::string fmt(double d) { return QString::number(d, 'g', 12).toStdString(); }
+    static std::string list(const std::set<QString>& keys) {
+        std::string s;
+        for (const QString& k : keys)
+            s += (s.empty() ? "" : ", ") + k.toStdString();
+        return s;
+    }
+
+private:
+    Locator at_;
+    std::string file_;
+};
+
+const std::set<QString> kTopKeys = {"version",  "title",     "topology",         "source", "file",
+                                    "policies", "copies",    "walkersPerSecond", "recipe", "params",
+                                    "view",     "bookmarks", "durationMs"};
+const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs"};
+
+bool knownView(const std::string& v) {
+    for (const std::string& n : Scenario::viewNames())
+        if (n == v) return true;
+    return false;
+}
+
+void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenario& s) {
+    if (!v.isArray()) r.fail(keyAt, "\"bookmarks\" must be a list of {\"caption\": ...}");
+    const std::vector<qsizetype> starts = r.at().elements(keyAt);
+    const QJsonArray arr = v.toArray();
+    for (qsizetype i = 0; i < arr.size(); ++i) {
+        const qsizetype from =
+            i < static_cast<qsizetype>(starts.size()) ? starts[static_cast<std::size_t>(i)] : keyAt;
+        const std::string where = " in bookmark " + std::to_string(i + 1);
+        if (!arr[i].isObject())
+            r.fail(from,
+                   "bookmark " + std::to_string(i + 1) + " must be an object {\"caption\": ...}");
+        const QJsonObject o = arr[i].toObject();
+        r.onlyKeys(o, kBookmarkKeys, from, where);
+        ScenarioBookmark b;
+        if (!o.contains("caption"))
+            r.fail(from, "bookmark " + std::to_string(i + 1) + " has no \"caption\"");
+        b.caption = r.string(o["caption"], "caption", r.at().key("caption", from));
+        if (o.contains("view")) {
+            const qsizetype k = r.at().key("view", from);
+            b.view = r.string(o["view"], "view", k);
+            if (!knownView(b.view)) r.fail(k, "unknown view \"" + b.view + "\"" + where);
+        }
+        if (o.contains("event"))
+            b.event = r.integer(o["event"], "event", r.at().key("event", from), 0, 9.0e15);
+        if (o.contains("timeMs"))
+            b.timeMs = r.number(o["timeMs"], "timeMs", r.at().key("timeMs", from), 0, 1e9);
+        s.bookmarks.push_back(std::move(b));
+    }
+}
+
+void readRecipe(const Reader& r, const QJsonValue& v, qsizetype keyAt, const std::string& baseDir,
+                Scenario& s) {
+    if (v.isString()) {
+        s.recipePath = v.toString().toStdString();
+        if (s.recipePath.empty()) r.fail(keyAt, "\"recipe\" is an empty path");
+        try {
+            sim::Recipe::fromFile(Scenario::resolvePath(s.recipePath, baseDir));
+        } catch (const sim::RecipeError& e) {
+            r.fail(keyAt, "recipe " + std::string(e.what()));
+        }
+    } else if (v.isObject()) {
+        s.recipeJson = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
+        try {
+            sim::Recipe::fromJson(s.recipeJson, r.file() + " (embedded recipe)");
+        } catch (const sim::RecipeError& e) {
+            r.fail(keyAt, "embedded recipe: " + e.reason());
+        }
+    } else {
+        r.fail(keyAt, "\"recipe\" must be a path (string) or an embedded recipe (object)");
+    }
+}
+
+}  // namespace
+
+const std::vector<std::string>& Scenario::viewNames() {
+    static const std::vector<std::string> names = {"split",    "trees",  "table",     "throughput",
+                                                   "topology", "replay", "contention"};
+    return names;
+}
+
+Scenario Scenario::fromJson(const std::string& json, const std::string& fileName,
+                            const std::string& baseDir) {
+    const QByteArray text = QByteArray::fromStdString(json);
+    const Reader r(text, fileName);
+    QJsonParseError err{};
+    const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
+    if (err.error != QJsonParseError::NoError)
+        r.fail(err.offset, "not valid JSON: " + err.errorString().toStdString());
+    if (!doc.isObject()) r.fail(0, "a scenario is a JSON object {\"version\": 1, ...}");
+    const QJsonObject o = doc.object();
+    r.onlyKeys(o, kTopKeys, 0, "");
+    auto keyAt = [&](const char* k) { return r.at().key(QString::fromLatin1(k), 0); };
+
+    if (!o.contains("version")) r.fail(0, "no \"version\" (this program reads version 1)");
+    const auto version = r.integer(o["version"], "version", keyAt("version"), 1, 1e9);
+    if (version != kVersion)
+        r.fail(keyAt("version"),
+               "version " + std::to_string(version) + " is not one this program reads (1)");
+
+    Scenario s;
+    if (o.contains("title")) s.title = r.string(o["title"], "title", keyAt("title"));
+    if (o.contains("topology")) s.topology = r.string(o["topology"], "topology", keyAt("topology"));
+    if (o.contains("source")) s.source = r.string(o["source"], "source", keyAt("source"));
+    if (o.contains("file")) s.file = r.string(o["file"], "file", keyAt("file"));
+    if (o.contains("view")) {
+        s.view = r.string(o["view"], "view", keyAt("view"));
+        if (!knownView(s.view)) r.fail(keyAt("view"), "unknown view \"" + s.view + "\"");
+    }
+    if (o.contains("policies")) {
+        const qsizetype k = keyAt("policies");
+        if (!o["policies"].isArray()) r.fail(k, "\"policies\" must be a list of policy names");
+        const auto starts = r.at().elements(k);
+        const QJsonArray arr = o["policies"].toArray();
+        for (qsizetype i = 0; i < arr.size(); ++i) {
+            const qsizetype at =
+                i < static_cast<qsizetype>(starts.size()) ? starts[static_cast<std::size_t>(i)] : k;
+            if (!arr[i].isString()) r.fail(at, "a policy must be a name such as \"split-locks\"");
+            mapping::Policy p;
+            std::string why;
+            const std::string name = arr[i].toString().toStdString();
+            if (!mapping::Policy::parse(name, p, why))
+                r.fail(at, "unknown policy \"" + name + "\": " + why);
+            s.policies.push_back(name);
+        }
+    }
+    if (o.contains("copies")) {
+        const qsizetype k = keyAt("copies");
+        if (!o["copies"].isArray()) r.fail(k, "\"copies\" must be a list of copy counts");
+        const auto starts = r.at().elements(k);
+        const QJsonArray arr = o["copies"].toArray();
+        for (qsizetype i = 0; i < arr.size(); ++i) {
+            const qsizetype at =
+                i < static_cast<qsizetype>(starts.size()) ? starts[static_cast<std::size_t>(i)] : k;
+            s.copies.push_back(static_cast<unsigned>(r.integer(arr[i], "copies", at, 1, 100000)));
+        }
+    }
+    if (o.contains("durationMs"))
+        s.durationMs = r.number(o["durationMs"], "durationMs", keyAt("durationMs"), 1, 10000);
+    if (o.contains("walkersPerSecond"))
+        s.walkersPerSecond =
+            r.number(o["walkersPerSecond"], "walkersPerSecond", keyAt("walkersPerSecond"), 0, 1e7);
+    if (o.contains("recipe")) readRecipe(r, o["recipe"], keyAt("recipe"), baseDir, s);
+    if (o.contains("params")) {
+        const qsizetype k = keyAt("params");
+        if (!o["params"].isObject())
+            r.fail(k,
+                   "\"params\" must be an object {\"NAME\": VALUE} (immap simulate "
+                   "--list-params)");
+        const QJsonObject p = o["params"].toObject();
+        sim::CostParams check;
+        for (auto it = p.begin(); it != p.end(); ++it) {
+            const qsizetype at = r.at().key(it.key(), k);
+            if (!it.value().isDouble())
+                r.fail(at, "parameter \"" + it.key().toStdString() + "\" must be a number");
+            std::string why;
+            if (!check.set(it.key().toStdString(), it.value().toDouble(), why)) r.fail(at, why);
+            s.params[it.key().toStdString()] = it.value().toDouble();
+        }
+    }
+    if (o.contains("bookmarks")) readBookmarks(r, o["bookmarks"], keyAt("bookmarks"), s);
+    return s;
+}
+
+Scenario Scenario::load(const std::string& path) {
+    QFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::ReadOnly))
+        throw ScenarioError(path, 0, "cannot read: " + f.errorString().toStdString());
+    if (f.size() > kMaxBytes) throw ScenarioError(path, 0, "too big for a scenario (over 4 MiB)");
+    const QByteArray text = f.read(kMaxBytes + 1);
+    const std::string dir = QFileInfo(f).absolutePath().toStdString();
+    return fromJson(text.toStdString(), path, dir);
+}
+
+std::string Scenario::toJson() const {
+    QJsonObject o;
+    o["version"] = kVersion;
+    if (!title.empty()) o["title"] = QString::fromStdString(title);
+    if (!topology.empty()) o["topology"] = QString::fromStdString(topology);
+    if (!source.empty()) o["source"] = QString::fromStdString(source);
+    if (!file.empty()) o["file"] = QString::fromStdString(file);
+    if (!policies.empty()) {
+        QJsonArray a;
+        for (const std::string& p : policies)
+            a.append(QString::fromStdString(p));
+        o["policies"] = a;
+    }
+    if (!copies.empty()) {
+        QJsonArray a;
+        for (unsigned c : copies)
+            a.append(static_cast<int>(c));
+        o["copies"] = a;
+    }
+    if (durationMs > 0) o["durationMs"] = durationMs;
+    if (walkersPerSecond > 0) o["walkersPerSecond"] = walkersPerSecond;
+    if (!recipePath.empty()) {
+        o["recipe"] = QString::fromStdString(recipePath);
+    } else if (!recipeJson.empty()) {
+        o["recipe"] = QJsonDocument::fromJson(QByteArray::fromStdString(recipeJson)).object();
+    }
+    if (!params.empty()) {
+        QJsonObject p;
+        for (const auto& [name, value] : params)
+            p[QString::fromStdString(name)] = value;
+        o["params"] = p;
+    }
+    if (!view.empty()) o["view"] = QString::fromStdString(view);
+    if (!bookmarks.empty()) {
+        QJsonArray a;
+        for (const ScenarioBookmark& b : bookmarks) {
+            QJsonObject m{{"caption", QString::fromStdString(b.caption)}};
+            if (!b.view.empty()) m["view"] = QString::fromStdString(b.view);
+            if (b.event) m["event"] = static_cast<double>(*b.event);
+            if (b.timeMs) m["timeMs"] = *b.timeMs;
+            a.append(m);
+        }
+        o["bookmarks"] = a;
+    }
+    return QJsonDocument(o).toJson(QJsonDocument::Indented).toStdString();
+}
+
+void Scenario::save(const std::string& path) const {
+    const std::string text = toJson();
+    QSaveFile f(QString::fromStdString(path));
+    if (!f.open(QIODevice::WriteOnly))
+        throw ScenarioError(path, 0, "cannot write: " + f.errorString().toStdString());
+    if (f.write(text.data(), static_cast<qint64>(text.size())) !=
+            static_cast<qint64>(text.size()) ||
+        !f.commit())
+        throw ScenarioError(path, 0, "cannot save: " + f.errorString().toStdString());
+}
+
+std::string Scenario::resolvePath(const std::string& path, const std::string& baseDir) {
+    const QString p = QString::fromStdString(path);
+    if (p.isEmpty() || QDir::isAbsolutePath(p)) return path;
+    return QDir::cleanPath(QDir(QString::fromStdString(baseDir)).filePath(p)).toStdString();
+}
+
+std::string Scenario::resolveSpec(const std::string& spec, const std::string& baseDir) {
+    // Only the kinds that name a file; host, live and synthetic specs stand alone.
+    for (const char* kind : {"xml:", "maps:", "snapshot:", "trace:"}) {
+        const std::string k = kind;
+        if (spec.rfind(k, 0) == 0) return k + resolvePath(spec.substr(k.size()), baseDir);
+    }
+    return spec;
+}
+
+}  // namespace immap::session

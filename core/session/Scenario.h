@@ -1,0 +1,77 @@
+#pragma once
+// A workshop scenario (samples/workshops/*.json, format in docs/gui.md): what to load (topology,
+// source, file), what to sweep (policies, copies, recipe, walkers, the cost parameters that
+// differ from the defaults), which view to open, and bookmarks with captions that walk an
+// audience through it. Read with errors naming file, line and reason; saved atomically.
+
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace immap::session {
+
+// Bad scenario: "FILE:LINE: reason" (line 0 when it concerns the whole file).
+class ScenarioError : public std::exception {
+public:
+    ScenarioError(std::string file, int line, std::string reason);
+    const char* what() const noexcept override { return message_.c_str(); }
+    const std::string& file() const { return file_; }
+    int line() const { return line_; }
+    const std::string& reason() const { return reason_; }
+
+private:
+    std::string file_;
+    int line_;
+    std::string reason_;
+    std::string message_;
+};
+
+struct ScenarioBookmark {
+    std::string caption;
+    std::string view;                    // the tab to show ("" = stay)
+    std::optional<std::uint64_t> event;  // a trace event index, when a trace is open
+    std::optional<double> timeMs;        // or a simulated time
+    bool operator==(const ScenarioBookmark&) const = default;
+};
+
+struct Scenario {
+    static constexpr int kVersion = 1;
+
+    std::string title;
+    std::string topology;  // a topology spec; "xml:FILE" relative to the scenario file
+    std::string source;    // a source spec; maps:/snapshot: paths relative to the scenario file
+    std::string file;      // the mapped file to show ("" = the default choice)
+    std::vector<std::string> policies;  // names as Policy::parse takes them
+    std::vector<unsigned> copies;
+    double durationMs = 0;        // simulated time per sweep run (0 = the app's default)
+    double walkersPerSecond = 0;  // whole-file walkers
+    std::string recipePath;       // relative to the scenario file, or
+    std::string recipeJson;       // an embedded recipe (compact JSON); both empty = built-in
+    std::map<std::string, double> params;  // by --list-params name; only those not default
+    std::string view;
+    std::vector<ScenarioBookmark> bookmarks;
+
+    bool operator==(const Scenario&) const = default;
+
+    // Throws ScenarioError naming `fileName`, the line and the reason: invalid JSON, an unknown
+    // key, a wrong type, an unknown policy or parameter, a value out of range, a wrong version,
+    // a recipe that does not load. `baseDir` resolves relative paths for the recipe check.
+    static Scenario fromJson(const std::string& json, const std::string& fileName,
+                             const std::string& baseDir = ".");
+    static Scenario load(const std::string& path);
+    std::string toJson() const;
+    // Atomic (QSaveFile): a failed or interrupted save leaves the old file as it was.
+    void save(const std::string& path) const;
+
+    // Specs with relative file paths resolved against `baseDir` (the scenario's directory).
+    static std::string resolveSpec(const std::string& spec, const std::string& baseDir);
+    static std::string resolvePath(const std::string& path, const std::string& baseDir);
+
+    // The views a scenario or bookmark may name.
+    static const std::vector<std::string>& viewNames();
+};
+
+}  // namespace immap::session

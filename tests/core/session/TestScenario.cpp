@@ -1,0 +1,193 @@
+// Scenario files: a full scenario survives save -> load unchanged; each kind of bad file gives
+// the file, the line where the problem is and the reason; the shipped workshops load and name
+// files that exist.
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "Suites.h"
+#include "session/Scenario.h"
+
+using namespace immap;
+using session::Scenario;
+using session::ScenarioError;
+
+namespace {
+
+// Loads `json` as file NAME and returns the message, or "" if it loads.
+std::string errorOf(const std::string& json) {
+    try {
+        Scenario::fromJson(json, "bad.json", IMMAP_SAMPLES "/workshops");
+    } catch (const ScenarioError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+}  // namespace
+
+class TestScenario : public QObject {
+    Q_OBJECT
+private slots:
+    void roundTrip() {
+        Scenario s;
+        s.title = "a title with \"quotes\" and ü";
+        s.topology = "xml:../topologies/numa12-384cpu.xml";
+        s.source = "synthetic:libc?processes=1200&seed=1";
+        s.file = "ld-linux-x86-64.so.2";
+        s.policies = {"single", "split-trees", "split-locks", "sharded:32"};
+        s.copies = {1, 2, 4, 384};
+        s.durationMs = 50;
+        s.walkersPerSecond = 1000;
+        s.recipePath = "../recipes/execl-glibc236.json";
+        s.params = {{"spin_traffic_ns", 20.5}, {"walker_pages", 4}, {"mem_local_ns", 60}};
+        s.view = "throughput";
+        s.bookmarks = {{"first", "split", std::nullopt, std::nullopt},
+                       {"second\nline", "", std::uint64_t{123456789012}, std::nullopt},
+                       {"third", "throughput", std::nullopt, 2.5}};
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("s.json").toStdString();
+        s.save(path);
+        // The recipe path is relative to the scenario: resolve against the samples for the check.
+        const std::string text = [&] {
+            QFile f(QString::fromStdString(path));
+            f.open(QIODevice::ReadOnly);
+            return f.readAll().toStdString();
+        }();
+        const Scenario back = Scenario::fromJson(text, path, IMMAP_SAMPLES "/workshops");
+        QVERIFY(back == s);
+        QCOMPARE(back.bookmarks[1].event.value(), std::uint64_t{123456789012});
+        QCOMPARE(back.params.at("spin_traffic_ns"), 20.5);
+
+        // An embedded recipe round-trips as well, and an empty scenario too.
+        Scenario e;
+        QFile r(IMMAP_SAMPLES "/recipes/execl-glibc236.json");
+        QVERIFY(r.open(QIODevice::ReadOnly));
+        const std::string recipe = r.readAll().toStdString();
+        e.recipeJson =
+            Scenario::fromJson("{\"version\":1,\"recipe\":" + recipe + "}", "x").recipeJson;
+        QVERIFY(!e.recipeJson.empty());
+        e.save(path);
+        QVERIFY(Scenario::load(path) == e);
+        Scenario empty;
+        empty.save(path);
+        QVERIFY(Scenario::load(path) == empty);
+    }
+
+    void badFiles_data() {
+        QTest::addColumn<QString>("json");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("not JSON") << "{\n\"version\": 1,\n\"title\": \"x\"\n,,\n}"
+                                  << "bad.json:4: not valid JSON";
+        QTest::newRow("not an object") << "[1]"
+                                       << "bad.json:1: a scenario is a JSON object";
+        QTest::newRow("no version") << "{}"
+                                    << "bad.json:1: no \"version\"";
+        QTest::newRow("future version") << "{\n\"version\": 2\n}"
+                                        << "bad.json:2: version 2 is not one this program reads";
+        QTest::newRow("unknown key") << "{\"version\": 1,\n\n \"polices\": []}"
+                                     << "bad.json:3: unknown key \"polices\"";
+        QTest::newRow("wrong type") << "{\"version\": 1,\n\"topology\": 12}"
+                                    << "bad.json:2: \"topology\" must be a string";
+        QTest::newRow("policies not a list") << "{\"version\": 1,\n\"policies\": \"single\"}"
+                                             << "bad.json:2: \"policies\" must be a list";
+        QTest::newRow("unknown policy")
+            << "{\"version\": 1,\n\"policies\": [\"single\",\n \"split-everything\"]}"
+            << "bad.json:3: unknown policy \"split-everything\"";
+        QTest::newRow("copies out of range") << "{\"version\": 1,\n\"copies\": [1,\n 0]}"
+                                             << "bad.json:3: \"copies\" is 0, out of range";
+        QTest::newRow("copies fraction") << "{\"version\": 1,\n\"copies\": [1.5]}"
+                                         << "bad.json:2: \"copies\" must be a whole number";
+        QTest::newRow("unknown parameter")
+            << "{\"version\": 1,\n\"params\": {\n\"mem_local_ns\": 5,\n\"lock_magic\": 3}}"
+            << "bad.json:4: unknown parameter";
+        QTest::newRow("parameter out of range")
+            << "{\"version\": 1,\n\"params\": {\n\"walker_pages\": 0}}"
+            << "bad.json:3: parameter walker_pages must be between 1";
+        QTest::newRow("parameter not a number")
+            << "{\"version\": 1,\n\"params\": {\"tree_op_ns\": \"fast\"}}"
+            << "bad.json:2: parameter \"tree_op_ns\" must be a number";
+        QTest::newRow("walkers negative") << "{\"version\": 1,\n\n\"walkersPerSecond\": -1}"
+                                          << "bad.json:3: \"walkersPerSecond\" is -1, out of range";
+        QTest::newRow("unknown view") << "{\"version\": 1, \"view\": \"3d\"}"
+                                      << "bad.json:1: unknown view \"3d\"";
+        QTest::newRow("bookmark without caption")
+            << "{\"version\": 1, \"bookmarks\": [\n{\"caption\": \"a\"},\n{\"event\": 3}]}"
+            << "bad.json:3: bookmark 2 has no \"caption\"";
+        QTest::newRow("bookmark unknown key")
+            << "{\"version\": 1, \"bookmarks\": [\n{\"caption\": \"a\",\n \"evnt\": 3}]}"
+            << "bad.json:3: unknown key \"evnt\" in bookmark 1";
+        QTest::newRow("bookmark negative event")
+            << "{\"version\": 1, \"bookmarks\": [{\"caption\": \"a\",\n \"event\": -3}]}"
+            << "bad.json:2: \"event\" is -3, out of range";
+        QTest::newRow("missing recipe file") << "{\"version\": 1,\n\"recipe\": \"nope.json\"}"
+                                             << "bad.json:2: recipe ";
+        QTest::newRow("broken embedded recipe")
+            << "{\"version\": 1,\n\"recipe\": {\"format\": \"immap-recipe\"}}"
+            << "bad.json:2: embedded recipe: ";
+    }
+    void badFiles() {
+        QFETCH(QString, json);
+        QFETCH(QString, expected);
+        const std::string got = errorOf(json.toStdString());
+        QVERIFY2(
+            got.rfind(expected.toStdString(), 0) == 0,
+            ("got \"" + got + "\", wanted it to start \"" + expected.toStdString() + "\"").c_str());
+    }
+
+    void missingAndHugeFiles() {
+        try {
+            Scenario::load("/nonexistent/s.json");
+            QFAIL("loaded a missing file");
+        } catch (const ScenarioError& e) {
+            QCOMPARE(e.file(), std::string("/nonexistent/s.json"));
+            QVERIFY(e.reason().find("cannot read") == 0);
+        }
+        QTemporaryDir dir;
+        QFile big(dir.filePath("big.json"));
+        QVERIFY(big.open(QIODevice::WriteOnly));
+        big.write(QByteArray(5 << 20, ' '));
+        big.close();
+        try {
+            Scenario::load(big.fileName().toStdString());
+            QFAIL("loaded a 5 MiB file");
+        } catch (const ScenarioError& e) {
+            QVERIFY(e.reason().find("too big") == 0);
+        }
+    }
+
+    void resolvesRelativeSpecs() {
+        QCOMPARE(Scenario::resolveSpec("xml:../topologies/a.xml", "/s/workshops"),
+                 std::string("xml:/s/topologies/a.xml"));
+        QCOMPARE(Scenario::resolveSpec("xml:/abs/a.xml", "/s/workshops"),
+                 std::string("xml:/abs/a.xml"));
+        QCOMPARE(Scenario::resolveSpec("snapshot:host250", "/s"),
+                 std::string("snapshot:/s/host250"));
+        QCOMPARE(Scenario::resolveSpec("synthetic:libc?processes=3", "/s"),
+                 std::string("synthetic:libc?processes=3"));
+        QCOMPARE(Scenario::resolveSpec("host", "/s"), std::string("host"));
+    }
+
+    void shippedWorkshopsLoad() {
+        const QDir dir(IMMAP_SAMPLES "/workshops");
+        const QStringList files = dir.entryList({"*.json"}, QDir::Files);
+        QCOMPARE(files.size(), 2);
+        for (const QString& f : files) {
+            const Scenario s = Scenario::load(dir.filePath(f).toStdString());
+            QVERIFY(!s.title.empty());
+            QVERIFY(!s.bookmarks.empty());
+            QVERIFY(!s.policies.empty());
+            // Whatever file the scenario names must be there.
+            const std::string topo = Scenario::resolveSpec(s.topology, dir.path().toStdString());
+            if (topo.rfind("xml:", 0) == 0)
+                QVERIFY2(QFileInfo::exists(QString::fromStdString(topo.substr(4))), topo.c_str());
+            for (const auto& b : s.bookmarks)
+                QVERIFY(!b.caption.empty());
+        }
+    }
+};
+
+IMMAP_TEST_SUITE(TestScenario);
+#include "TestScenario.moc"
