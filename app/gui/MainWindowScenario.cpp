@@ -150,12 +150,10 @@ bool MainWindow::openScenario(const QString& path) {
     const QString dir = QFileInfo(path).absolutePath();
     try {
         s = session::Scenario::load(path.toStdString());
-        if (!s.recipePath.empty())
-            recipe = std::make_shared<const sim::Recipe>(sim::Recipe::fromFile(
-                session::Scenario::resolvePath(s.recipePath, dir.toStdString())));
-        else if (!s.recipeJson.empty())
-            recipe = std::make_shared<const sim::Recipe>(
-                sim::Recipe::fromJson(s.recipeJson, path.toStdString() + " (embedded recipe)"));
+        if (!s.recipePath.empty() || !s.recipeJson.empty()) {
+            const auto [text, name] = s.recipeText(dir.toStdString(), path.toStdString());
+            recipe = std::make_shared<const sim::Recipe>(sim::Recipe::fromJson(text, name));
+        }
     } catch (const session::ScenarioError& e) {
         showError(tr("Cannot open the scenario"),
                   tr("Cannot open %1.\n\nFile: %2\nLine: %3\nReason: %4")

@@ -189,7 +189,9 @@ int main(int argc, char** argv) {
         std::cout << "step " << pb->position() << "/" << pb->count() << ": " << pb->caption()
                   << '\n';
     if (w.currentBookmark() >= 0)
-        std::cout << "bookmark " << w.captionLabel()->text().toStdString() << '\n';
+        std::cout << "bookmark " << w.currentBookmark() + 1 << "/" << w.scenario().bookmarks.size()
+                  << ": " << w.scenario().bookmarks[std::size_t(w.currentBookmark())].caption
+                  << '\n';
     const QImage image = w.grab().toImage();
     QSaveFile out(p.value("screenshot"));
     if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG") || !out.commit())

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cmath>
 #include <set>
+#include <stdexcept>
 
 #include "mapping/Policy.h"
 #include "sim/CostParams.h"
@@ -180,25 +181,37 @@ void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenar
     }
 }
 
+// Reads a file the scenario names: a regular file, and small (a device such as /dev/zero or a
+// FIFO would never end).
+std::string readSmall(const std::string& path, const std::string& what) {
+    const QFileInfo info(QString::fromStdString(path));
+    if (!info.exists()) throw std::runtime_error(what + " " + path + " does not exist");
+    if (!info.isFile()) throw std::runtime_error(what + " " + path + " is not a regular file");
+    if (info.size() > kMaxBytes)
+        throw std::runtime_error(what + " " + path + " is too big (over 4 MiB)");
+    QFile f(info.filePath());
+    if (!f.open(QIODevice::ReadOnly))
+        throw std::runtime_error(what + " " + path + ": " + f.errorString().toStdString());
+    return f.read(kMaxBytes).toStdString();
+}
+
 void readRecipe(const Reader& r, const QJsonValue& v, qsizetype keyAt, const std::string& baseDir,
                 Scenario& s) {
     if (v.isString()) {
         s.recipePath = v.toString().toStdString();
         if (s.recipePath.empty()) r.fail(keyAt, "\"recipe\" is an empty path");
-        try {
-            sim::Recipe::fromFile(Scenario::resolvePath(s.recipePath, baseDir));
-        } catch (const sim::RecipeError& e) {
-            r.fail(keyAt, "recipe " + std::string(e.what()));
-        }
     } else if (v.isObject()) {
         s.recipeJson = QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString();
-        try {
-            sim::Recipe::fromJson(s.recipeJson, r.file() + " (embedded recipe)");
-        } catch (const sim::RecipeError& e) {
-            r.fail(keyAt, "embedded recipe: " + e.reason());
-        }
     } else {
         r.fail(keyAt, "\"recipe\" must be a path (string) or an embedded recipe (object)");
+    }
+    try {
+        const auto [text, name] = s.recipeText(baseDir, r.file());
+        sim::Recipe::fromJson(text, name);
+    } catch (const sim::RecipeError& e) {
+        r.fail(keyAt, "recipe " + std::string(e.what()));
+    } catch (const std::runtime_error& e) {
+        r.fail(keyAt, e.what());
     }
 }
 
@@ -359,6 +372,15 @@ void Scenario::save(const std::string& path) const {
             static_cast<qint64>(text.size()) ||
         !f.commit())
         throw ScenarioError(path, 0, "cannot save: " + f.errorString().toStdString());
+}
+
+std::pair<std::string, std::string> Scenario::recipeText(const std::string& baseDir,
+                                                         const std::string& scenarioFile) const {
+    if (!recipePath.empty()) {
+        const std::string path = resolvePath(recipePath, baseDir);
+        return {readSmall(path, "recipe"), path};
+    }
+    return {recipeJson, scenarioFile + " (embedded recipe)"};
 }
 
 std::string Scenario::resolvePath(const std::string& path, const std::string& baseDir) {

@@ -9,6 +9,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace immap::session {
@@ -65,6 +66,12 @@ struct Scenario {
     std::string toJson() const;
     // Atomic (QSaveFile): a failed or interrupted save leaves the old file as it was.
     void save(const std::string& path) const;
+
+    // The recipe's JSON and the name its messages use: the file (resolved against `baseDir`,
+    // which must be a small regular file; std::runtime_error otherwise) or the embedded text.
+    // Empty text: the built-in recipe.
+    std::pair<std::string, std::string> recipeText(const std::string& baseDir,
+                                                   const std::string& scenarioFile) const;
 
     // Specs with relative file paths resolved against `baseDir` (the scenario's directory).
     static std::string resolveSpec(const std::string& spec, const std::string& baseDir);

@@ -122,11 +122,21 @@ private slots:
         QTest::newRow("bookmark negative event")
             << "{\"version\": 1, \"bookmarks\": [{\"caption\": \"a\",\n \"event\": -3}]}"
             << "bad.json:2: \"event\" is -3, out of range";
-        QTest::newRow("missing recipe file") << "{\"version\": 1,\n\"recipe\": \"nope.json\"}"
-                                             << "bad.json:2: recipe ";
+        QTest::newRow("missing recipe file")
+            << "{\"version\": 1,\n\"recipe\": \"nope.json\"}"
+            << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops/nope.json does not exist";
         QTest::newRow("broken embedded recipe")
             << "{\"version\": 1,\n\"recipe\": {\"format\": \"immap-recipe\"}}"
-            << "bad.json:2: embedded recipe: ";
+            << "bad.json:2: recipe bad.json (embedded recipe):";
+        // A device would never end: refused before it is read.
+        QTest::newRow("recipe is a device") << "{\"version\": 1,\n\"recipe\": \"/dev/zero\"}"
+                                            << "bad.json:2: recipe /dev/zero is not a regular file";
+        QTest::newRow("recipe is a directory")
+            << "{\"version\": 1,\n\"recipe\": \".\"}"
+            << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops is not a regular file";
+        QTest::newRow("recipe does not load")
+            << "{\"version\": 1,\n\"recipe\": \"libc-384.json\"}"
+            << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops/libc-384.json:";
     }
     void badFiles() {
         QFETCH(QString, json);

@@ -1,0 +1,266 @@
+// Workshop scenarios in the window: opening one sets the topology, file, parameters, sweep grid,
+// view and first caption to what the file says (read here with QJsonDocument, not with the
+// loader under test); a bad one gives a dialog and changes nothing; save then open gives the same
+// state; workshop mode scales the type and goes full screen, and back; PgDn/PgUp step through
+// the captions; --scenario renders from the command line.
+#include <QAction>
+#include <QApplication>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextDocument>
+
+#include "MainWindow.h"
+#include "Suites.h"
+#include "views/SweepControls.h"
+
+using namespace immap;
+
+namespace {
+
+QString workshop(const QString& name) {
+    return QStringLiteral(IMMAP_SAMPLES "/workshops/") + name;
+}
+
+QJsonObject readJson(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    return QJsonDocument::fromJson(f.readAll()).object();
+}
+
+QString plain(const QLabel* label) {
+    QTextDocument d;
+    d.setHtml(label->text());
+    return d.toPlainText();
+}
+
+QMessageBox* errorBox(QWidget& w) {
+    return w.findChild<QMessageBox*>(QStringLiteral("errorDialog"));
+}
+
+}  // namespace
+
+class TestWorkshop : public QObject {
+    Q_OBJECT
+
+private slots:
+    void openSetsWhatTheFileSays_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("libc-384") << workshop("libc-384.json");
+        QTest::newRow("walkers") << workshop("walkers-and-memory.json");
+    }
+    void openSetsWhatTheFileSays() {
+        QFETCH(QString, file);
+        const QJsonObject o = readJson(file);
+        QVERIFY(!o.isEmpty());
+        gui::MainWindow w(false);
+        w.setHeadless(false);
+        w.loadDefault();
+        QVERIFY2(w.openScenario(file), qPrintable(w.lastError()));
+
+        // Topology: the sample machine, 12 nodes and 384 CPUs.
+        QVERIFY(w.session().topologySpec().find("numa12-384cpu.xml") != std::string::npos);
+        QCOMPARE(w.session().host().topology->nodeCount(), std::size_t{12});
+        QCOMPARE(w.session().host().topology->pus().size(), std::size_t{384});
+        QCOMPARE(QString::fromStdString(w.session().file().name()), o["file"].toString());
+        QCOMPARE(QString::fromStdString(w.session().host().source), o["source"].toString());
+
+        // The sweep grid, as the file lists it.
+        QStringList policies;
+        for (const QJsonValue& v : o["policies"].toArray())
+            policies << v.toString();
+        QCOMPARE(w.sweepControls()->policies(), policies.join(','));
+        QStringList copies;
+        for (const QJsonValue& v : o["copies"].toArray())
+            copies << QString::number(v.toInt());
+        QCOMPARE(w.sweepControls()->copies(), copies.join(','));
+        QCOMPARE(w.sweepControls()->durationMs(), o["durationMs"].toInt());
+
+        // Every parameter the file sets shows in the panel; the rest are the defaults.
+        const QJsonObject params = o["params"].toObject();
+        const sim::CostParams defaults;
+        for (const auto& info : sim::CostParams::table()) {
+            QDoubleSpinBox* e = w.paramsPanel()->editor(QString::fromLatin1(info.name));
+            QVERIFY(e);
+            const double want =
+                params.contains(info.name) ? params[info.name].toDouble() : defaults.*(info.field);
+            QCOMPARE(w.paramsPanel()->params().*(info.field), want);
+            QVERIFY(std::abs(e->value() - want) <= std::max(1e-9, std::abs(want) * 1e-6));
+        }
+
+        // The view of the first bookmark (it names one) and its caption.
+        const QJsonArray marks = o["bookmarks"].toArray();
+        QCOMPARE(w.currentBookmark(), 0);
+        QVERIFY(plain(w.captionLabel()).endsWith(marks[0].toObject()["caption"].toString()));
+        QVERIFY(w.setView(marks[0].toObject()["view"].toString()));
+        const QWidget* expected = w.currentView();
+        w.setView("table");
+        w.showBookmark(0);
+        QCOMPARE(w.currentView(), expected);
+    }
+
+    void bookmarksStepWithPageKeys() {
+        const QJsonArray marks = readJson(workshop("libc-384.json"))["bookmarks"].toArray();
+        QVERIFY(marks.size() >= 3);
+        gui::MainWindow w(false);
+        w.loadDefault();
+        QVERIFY(w.openScenario(workshop("libc-384.json")));
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto caption = [&](int i) { return marks[i].toObject()["caption"].toString(); };
+        auto viewOf = [&](int i) {
+            gui::MainWindow probe(false);
+            probe.setView(marks[i].toObject()["view"].toString());
+            return probe.tabs()->currentIndex();
+        };
+        QTest::keyClick(&w, Qt::Key_PageDown);
+        QCOMPARE(w.currentBookmark(), 1);
+        QVERIFY(plain(w.captionLabel()).endsWith(caption(1)));
+        QVERIFY(plain(w.captionLabel()).startsWith(QStringLiteral("2/%1").arg(marks.size())));
+        QCOMPARE(w.tabs()->currentIndex(), viewOf(1));
+        QTest::keyClick(&w, Qt::Key_PageDown);
+        QCOMPARE(w.currentBookmark(), 2);
+        QVERIFY(plain(w.captionLabel()).endsWith(caption(2)));
+        QTest::keyClick(&w, Qt::Key_PageUp);
+        QCOMPARE(w.currentBookmark(), 1);
+        QVERIFY(plain(w.captionLabel()).endsWith(caption(1)));
+        // The ends hold: no wrap-around, no index past the list.
+        for (int i = 0; i < marks.size() + 3; ++i)
+            QTest::keyClick(&w, Qt::Key_PageDown);
+        QCOMPARE(w.currentBookmark(), static_cast<int>(marks.size()) - 1);
+        QVERIFY(plain(w.captionLabel()).endsWith(caption(static_cast<int>(marks.size()) - 1)));
+        for (int i = 0; i < marks.size() + 3; ++i)
+            QTest::keyClick(&w, Qt::Key_PageUp);
+        QCOMPARE(w.currentBookmark(), 0);
+    }
+
+    void workshopModeScalesTypeAndGoesFullScreen() {
+        gui::MainWindow w(false);
+        w.loadDefault();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QFont before = QApplication::font();
+        const QFont labelBefore = w.captionLabel()->font();
+        QVERIFY(!w.isFullScreen());
+        QTest::keyClick(&w, Qt::Key_F11);
+        QApplication::processEvents();
+        QVERIFY(w.workshopMode());
+        QVERIFY(w.windowState() & Qt::WindowFullScreen);
+        const QFont big = QApplication::font();
+        if (before.pointSizeF() > 0)
+            QCOMPARE(big.pointSizeF(), before.pointSizeF() * gui::MainWindow::kWorkshopScale);
+        else
+            QCOMPARE(big.pixelSize(), qRound(before.pixelSize() * gui::MainWindow::kWorkshopScale));
+        // Every widget follows: the caption, a tab's table and the parameters panel.
+        QCOMPARE(w.captionLabel()->font(), big);
+        QCOMPARE(w.tableView()->font(), big);
+        QCOMPARE(w.paramsPanel()->font(), big);
+        QVERIFY(w.captionLabel()->isVisible());
+        auto* action = w.findChild<QAction*>(QStringLiteral("workshopAction"));
+        QVERIFY(action && action->isChecked());
+
+        QTest::keyClick(&w, Qt::Key_F11);
+        QApplication::processEvents();
+        QVERIFY(!w.workshopMode());
+        QVERIFY(!(w.windowState() & Qt::WindowFullScreen));
+        QCOMPARE(QApplication::font(), before);
+        QCOMPARE(w.captionLabel()->font(), labelBefore);
+        QVERIFY(!action->isChecked());
+        QVERIFY(!w.captionLabel()->isVisible());  // no scenario, no captions
+    }
+
+    void saveThenOpenGivesTheSameState() {
+        QTemporaryDir dir;
+        gui::MainWindow w(false);
+        w.loadDefault();
+        QVERIFY(w.openScenario(workshop("walkers-and-memory.json")));
+        // Change what a user would: parameters, grid, view.
+        w.paramsPanel()->editor("spin_traffic_ns")->setValue(21);
+        w.sweepControls()->setPolicies("single,sharded:32");
+        w.sweepControls()->setCopies("1,8");
+        w.setView("topology");
+        const QString path = dir.filePath("mine.json");
+        QVERIFY2(w.saveScenario(path), qPrintable(w.lastError()));
+
+        // Only the parameter that differs from the defaults is written.
+        const QJsonObject o = readJson(path);
+        QCOMPARE(o["params"].toObject().keys(), QStringList{"spin_traffic_ns"});
+        QCOMPARE(o["view"].toString(), QStringLiteral("topology"));
+        QCOMPARE(o["walkersPerSecond"].toDouble(), 10000.0);
+
+        gui::MainWindow again(false);
+        again.loadDefault();
+        QVERIFY2(again.openScenario(path), qPrintable(again.lastError()));
+        QCOMPARE(again.paramsPanel()->params().spinTrafficNs, 21.0);
+        QCOMPARE(again.sweepControls()->policies(), QStringLiteral("single,sharded:32"));
+        QCOMPARE(again.sweepControls()->copies(), QStringLiteral("1,8"));
+        QCOMPARE(again.session().topologySpec(), w.session().topologySpec());
+        QCOMPARE(again.session().file().name(), w.session().file().name());
+        QCOMPARE(again.scenario().bookmarks, w.scenario().bookmarks);
+        QCOMPARE(again.scenario().walkersPerSecond, 10000.0);
+        // The recipe path still resolves from the new place.
+        QVERIFY(!again.scenario().recipePath.empty());
+    }
+
+    void badScenarioGivesADialogAndChangesNothing() {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath("bad.json");
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("{\"version\": 1,\n \"policies\": [\"single\",\n \"split-all\"]}\n");
+        }
+        gui::MainWindow w(false);
+        w.setHeadless(false);
+        QVERIFY(w.openScenario(workshop("libc-384.json")));
+        const std::size_t vmas = w.session().trees().liveCount();
+        const QString policies = w.sweepControls()->policies();
+        QVERIFY(!w.openScenario(bad));
+        QMessageBox* box = errorBox(w);
+        QVERIFY(box);
+        QVERIFY(box->text().contains(bad));
+        QVERIFY(box->text().contains(QStringLiteral("Line: 3")));
+        QVERIFY(box->text().contains(QStringLiteral("unknown policy \"split-all\"")));
+        QCOMPARE(w.session().trees().liveCount(), vmas);
+        QCOMPARE(w.sweepControls()->policies(), policies);
+        QCOMPARE(w.currentBookmark(), 0);
+        box->accept();
+    }
+
+    void screenshotFromTheCommandLine() {
+        QTemporaryDir dir;
+        const QString png = dir.filePath("w.png");
+        QProcess p;
+        p.start(QStringLiteral(IMMAP_GUI),
+                {"--scenario", workshop("libc-384.json"), "--bookmark", "2", "--workshop", "--view",
+                 "topology", "--screenshot", png, "--size", "1200x800"});
+        QVERIFY(p.waitForFinished(120000));
+        QCOMPARE(p.exitCode(), 0);
+        const QString out = QString::fromUtf8(p.readAllStandardOutput());
+        const QString caption = readJson(workshop("libc-384.json"))["bookmarks"]
+                                    .toArray()[1]
+                                    .toObject()["caption"]
+                                    .toString();
+        QVERIFY2(out.contains(QStringLiteral("bookmark 2/")) && out.contains(caption),
+                 qPrintable(out));
+        QVERIFY(QImage(png).size() == QSize(1200, 800));
+
+        // A bad scenario: exit 1 and the reason on stderr.
+        QProcess bad;
+        bad.start(QStringLiteral(IMMAP_GUI),
+                  {"--scenario", dir.filePath("none.json"), "--screenshot", png});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(bad.readAllStandardError()).contains("none.json"));
+    }
+};
+
+IMMAP_TEST_SUITE(TestWorkshop);
+#include "TestWorkshop.moc"
