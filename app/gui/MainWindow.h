@@ -148,6 +148,7 @@ private:
     void saveBookmarks();
     void recordDialog();
     void buildScenarioUi();
+    void reportSkipped(const QString& spec);
     void applyScenarioSweep(sim::SweepConfig& config) const;
 
     session::Session session_;

@@ -69,9 +69,36 @@ bool MainWindow::openSource(const QString& spec, const QString& topology, const 
     });
     if (!ok) return false;
     afterLoad();
+    reportSkipped(spec);
     if (spec != QLatin1String(session::kDefaultSource))
         addRecent(topology.isEmpty() ? spec : spec + QStringLiteral("|") + topology);
     return true;
+}
+
+// A snapshot whose processes had broken files loads the rest; say which were left out and why
+// (FILE:LINE: reason), as the CLI does. On the live host processes vanish all the time: the
+// status bar is enough there.
+void MainWindow::reportSkipped(const QString& spec) {
+    const auto& skipped = session_.host().mappings.skipped();
+    if (skipped.empty()) return;
+    if (spec == QLatin1String("live")) {
+        statusBar()->showMessage(tr("%n process(es) could not be read and were skipped.", nullptr,
+                                    static_cast<int>(skipped.size())),
+                                 8000);
+        return;
+    }
+    constexpr std::size_t kShown = 10;
+    QStringList lines;
+    for (std::size_t i = 0; i < skipped.size() && i < kShown; ++i)
+        lines << tr("pid %1: %2")
+                     .arg(skipped[i].pid)
+                     .arg(QString::fromStdString(skipped[i].reason).left(300));
+    if (skipped.size() > kShown) lines << tr("… and %1 more.").arg(skipped.size() - kShown);
+    showError(tr("Some processes were skipped"),
+              tr("%1 loaded without %2 process(es) whose files are broken:\n\n%3")
+                  .arg(spec)
+                  .arg(skipped.size())
+                  .arg(lines.join(QLatin1Char('\n'))));
 }
 
 bool MainWindow::openTopology(const QString& spec) {

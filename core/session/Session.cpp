@@ -17,7 +17,16 @@ void Session::load(const std::string& source, const std::string& topology,
     const auto& files = host->mappings.files();
     // Errors name the file the source read (a maps file's path), not the spec around it.
     const std::string where = host->snapshot.source.empty() ? source : host->snapshot.source;
-    if (files.empty()) throw procfs::ParseError(where, 0, "no file-backed mappings to show");
+    if (files.empty()) {
+        // When every process was skipped, the reason is in the first skip, not in "nothing".
+        const auto& skipped = host->mappings.skipped();
+        std::string reason = "no file-backed mappings to show";
+        if (!skipped.empty())
+            reason += "; " + std::to_string(skipped.size()) + " process" +
+                      (skipped.size() == 1 ? "" : "es") +
+                      " skipped, the first: " + skipped.front().reason;
+        throw procfs::ParseError(where, 0, reason);
+    }
     if (const mapping::MappedFile* f =
             host->mappings.findFile(fileName.empty() ? kDefaultFile : fileName)) {
         index = static_cast<std::size_t>(f - files.data());

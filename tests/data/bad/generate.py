@@ -121,3 +121,16 @@ with open(os.path.join(HERE, "tmp-archive.tar.gz"), "rb") as f:
 os.remove(os.path.join(HERE, "tmp-archive.tar.gz"))
 write("archive-truncated.tar.gz", gz[: len(gz) // 2])
 write("archive-binary.tar.gz", b"\x1f\x8b\x08\x00" + binary(400))
+# workshop scenarios (opened by immap-lab: File > Open Scenario, --scenario)
+write("scenario-empty.json", b"")
+write("scenario-binary.json", binary(500))
+write("scenario-truncated.json", b'{\n  "version": 1,\n  "policies": ["single",\n    "split-')
+write("scenario-unknown-key.json", b'{\n  "version": 1,\n  "topolgy": "host"\n}\n')
+write("scenario-over64.json", b'{\n  "version": 1,\n  "copies": [1, 99999999999999999999999]\n}\n')
+write("scenario-version.json", b'{\n  "version": 7\n}\n')
+write("scenario-recipe-device.json", b'{\n  "version": 1,\n  "recipe": "/dev/zero"\n}\n')
+# valid scenarios naming broken files beside them: the message names the inner file and line
+write("scenario-bad-recipe.json", b'{\n  "version": 1,\n  "recipe": "recipe-truncated.json"\n}\n')
+write("scenario-bad-source.json", b'{\n  "version": 1,\n  "source": "maps:maps-reversed"\n}\n')
+write("scenario-bad-topology.json",
+      b'{\n  "version": 1,\n  "topology": "xml:topology-truncated.xml"\n}\n')
