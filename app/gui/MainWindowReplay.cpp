@@ -6,7 +6,11 @@
 #include <QFileInfo>
 #include <QInputDialog>
 #include <QStatusBar>
+#include <QTemporaryFile>
 #include <QVBoxLayout>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 
 #include "MainWindow.h"
 #include "sim/Simulator.h"
@@ -220,14 +224,34 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
     c.copies = static_cast<unsigned>(std::max(1, copies));
     c.durationMs = std::max(1, durationMs);
     c.params = params_->params();
+    // Recorded beside the target under a temporary name and renamed over it at the end
+    // (rename(2) replaces atomically): a recording that fails or is killed leaves the file that
+    // was there as it was.
+    const QFileInfo target(path);
+    QTemporaryFile tmp(target.absolutePath() + QStringLiteral("/.") + target.fileName() +
+                       QStringLiteral(".recording-XXXXXX"));
     QApplication::setOverrideCursor(Qt::WaitCursor);
     try {
-        trace::TraceWriter w(path.toStdString());
+        if (!tmp.open())
+            throw trace::TraceError(path.toStdString(), 0,
+                                    "cannot write: " + tmp.errorString().toStdString());
+        // A temporary file is private (0600); the trace gets the permissions a new file would
+        // have, or the old file's.
+        tmp.setPermissions(target.exists() ? QFile::permissions(path)
+                                           : QFile::ReadOwner | QFile::WriteOwner |
+                                                 QFile::ReadGroup | QFile::ReadOther);
+        tmp.close();
+        trace::TraceWriter w(tmp.fileName().toStdString());
         c.observer = &w;
         sim::Simulator s(c);
         w.start(trace::headerFor(c, s));
         s.run();
         w.close();
+        if (std::rename(QFile::encodeName(tmp.fileName()).constData(),
+                        QFile::encodeName(path).constData()) != 0)
+            throw trace::TraceError(path.toStdString(), 0,
+                                    std::string("cannot save: ") + std::strerror(errno));
+        tmp.setAutoRemove(false);  // it is the trace now
     } catch (const std::exception& e) {
         QApplication::restoreOverrideCursor();
         showError(tr("Cannot record"), QString::fromUtf8(e.what()));

@@ -17,9 +17,11 @@
 
 namespace {
 
+// --screenshot and the hidden batch saves (--record-trace, --save-scenario) need no display.
 bool wantsScreenshot(int argc, char** argv) {
     for (int i = 1; i < argc; ++i)
-        if (std::strncmp(argv[i], "--screenshot", 12) == 0) return true;
+        for (const char* o : {"--screenshot", "--record-trace", "--save-scenario"})
+            if (std::strncmp(argv[i], o, std::strlen(o)) == 0) return true;
     return false;
 }
 
@@ -73,6 +75,16 @@ int main(int argc, char** argv) {
                  "FILE"});
     p.addOption({"workshop", "Start in workshop mode (full screen, large type, captions)."});
     p.addOption({"bookmark", "With --scenario: show bookmark N (from 1).", "N"});
+    // Hidden: the window's own saves run headless, for the tests that kill them mid-save.
+    QCommandLineOption recordOpt("record-trace", "Record a simulation to FILE and exit.", "FILE");
+    QCommandLineOption recordCopies("record-copies", "Copies for --record-trace.", "N", "384");
+    QCommandLineOption recordMs("record-ms", "Simulated ms for --record-trace.", "MS", "20");
+    QCommandLineOption saveOpt("save-scenario", "Save the window's state as a scenario and exit.",
+                               "FILE");
+    for (QCommandLineOption* o : {&recordOpt, &recordCopies, &recordMs, &saveOpt}) {
+        o->setFlags(QCommandLineOption::HiddenFromHelp);
+        p.addOption(*o);
+    }
     p.addPositionalArgument("source",
                             "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?..., or a "
                             "path (directory, .tar.gz, maps file, topology .xml).",
@@ -80,7 +92,8 @@ int main(int argc, char** argv) {
     p.process(app);
     if (p.positionalArguments().size() > 1) return fail("at most one SOURCE");
 
-    const bool shot = p.isSet("screenshot");
+    const bool batch = p.isSet(recordOpt) || p.isSet(saveOpt);
+    const bool shot = p.isSet("screenshot") || batch;
     QSize size(1600, 1000);
     {
         const QStringList wh = p.value("size").split(QLatin1Char('x'));
@@ -135,6 +148,12 @@ int main(int argc, char** argv) {
         }
     }
     if (p.isSet("workshop")) w.setWorkshopMode(true);
+    if (p.isSet(recordOpt))
+        return w.recordTrace(p.value(recordOpt), QStringLiteral("single"),
+                             p.value(recordCopies).toInt(), p.value(recordMs).toInt())
+                   ? 0
+                   : 1;
+    if (p.isSet(saveOpt)) return w.saveScenario(p.value(saveOpt)) ? 0 : 1;
     if (p.isSet("exec-steps")) {
         bool okN = false;
         const int n = p.value("exec-steps").toInt(&okN);

@@ -62,6 +62,7 @@ printf 'numa:2 core:2 pu:1;distances=10,20,20,10' >"$tmp/topo2"
 seed fuzz_topology_spec "$tmp/topo1" "$tmp/topo2" "$ROOT"/samples/topologies/host-2cpu.xml \
     "$BAD"/topology-*
 seed fuzz_recipe "$ROOT"/samples/recipes/*.json "$BAD"/recipe-*
+seed fuzz_scenario "$ROOT"/samples/workshops/*.json "$BAD"/scenario-*
 
 # Traces: a short real-recording prefix for the importer; a small simulated run for the reader.
 head -n 250 "$ROOT/samples/traces/trace-execl-2x500.bt.txt" >"$tmp/bt-head.txt"

@@ -1,0 +1,158 @@
+// The app's own saves are atomic (issue 8): an immap-lab SIGKILLed while it records a trace or
+// saves a scenario over an existing file leaves that file byte for byte as it was, and what a
+// killed save leaves behind is a hidden temporary that is never taken for the file (the next
+// save replaces the file and opens). The child runs the window's own save code through hidden
+// options (--record-trace, --save-scenario), as tests/app/cli/TestAtomicWrites does for immap.
+#include <signal.h>
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "MainWindow.h"
+#include "Suites.h"
+#include "session/Scenario.h"
+#include "trace/TraceCursor.h"
+
+namespace {
+
+const QByteArray kOld = "the previous content, which must survive\n";
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+void writeFile(const QString& path, const QByteArray& data) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    QCOMPARE(f.write(data), data.size());
+}
+
+// Starts immap-lab, waits `afterMs`, SIGKILLs it; true when it was killed while running.
+bool killAfter(const QStringList& args, int afterMs) {
+    QProcess p;
+    p.start(IMMAP_GUI, args);
+    if (!p.waitForStarted()) return false;
+    const bool finished = p.waitForFinished(afterMs);
+    if (!finished) ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+    p.waitForFinished();
+    return !finished && p.exitStatus() == QProcess::CrashExit;
+}
+
+int runToEnd(const QStringList& args) {
+    QProcess p;
+    p.start(IMMAP_GUI, args);
+    if (!p.waitForFinished(300000)) return -1;
+    return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
+}
+
+QStringList leftovers(const QString& dir, const QStringList& keep) {
+    QStringList rest = QDir(dir).entryList(QDir::Files | QDir::Hidden);
+    for (const QString& k : keep)
+        rest.removeAll(k);
+    return rest;
+}
+
+}  // namespace
+
+class TestAppAtomicSaves : public QObject {
+    Q_OBJECT
+
+private slots:
+    // File > Record a simulation: seconds of writing a trace of 384 copies over an old trace.
+    void recordingKilledMidWrite() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("run.trace");
+        writeFile(trace, kOld);
+        // About 2 s and 100 MB of trace on this machine.
+        const QStringList args{"--record-trace", trace, "--record-copies", "384",
+                               "--record-ms",    "3000"};
+        // The whole recording, for comparison (the simulation is deterministic).
+        const QString ref = dir.filePath("whole.trace");
+        QCOMPARE(runToEnd({"--record-trace", ref, "--record-copies", "384", "--record-ms", "3000"}),
+                 0);
+        const QByteArray whole = readAll(ref);
+        QVERIFY(whole.size() > (10 << 20));
+        QVERIFY(QFile::remove(ref));
+        // Killed while recording: the old file. Killed later (the window then opens the new
+        // trace) or not at all: the new trace, byte for byte. Never anything in between.
+        int killedMidWrite = 0;
+        for (int ms : {300, 600, 900, 1300, 1800}) {
+            killAfter(args, ms);
+            const QByteArray now = readAll(trace);
+            if (now == kOld) {
+                ++killedMidWrite;
+                continue;
+            }
+            QVERIFY2(now == whole,
+                     qPrintable(QStringLiteral("a trace of %1 bytes, not the old file "
+                                               "nor the whole %2")
+                                    .arg(now.size())
+                                    .arg(whole.size())));
+            writeFile(trace, kOld);
+        }
+        QVERIFY2(killedMidWrite > 0, "no kill landed during the recording");
+        // Left behind: hidden temporaries named after the file, nothing the app opens as it.
+        for (const QString& j : leftovers(dir.path(), {"run.trace"}))
+            QVERIFY2(j.startsWith(".run.trace.recording-"), qPrintable(j));
+        // A full recording then replaces the file with a trace that opens.
+        QCOMPARE(runToEnd({"--record-trace", trace, "--record-copies", "8", "--record-ms", "5"}),
+                 0);
+        QVERIFY(readAll(trace) != kOld);
+        immap::trace::TraceCursor cursor(trace.toStdString());
+        QVERIFY(cursor.events() > 0);
+        QVERIFY(cursor.error().empty());
+    }
+
+    // File > Save Scenario, of a scenario near the loader's 4 MiB limit (20,000 bookmarks),
+    // killed at moments from start-up to the save: whenever it dies, the old file is intact;
+    // when it finishes, the new one is whole. (A scenario is small, so most kills land before
+    // or after the write; the trace test above is the one that reliably kills mid-write.)
+    void scenarioSaveKilled() {
+        QTemporaryDir dir;
+        immap::session::Scenario big;
+        big.title = "big";
+        for (int i = 0; i < 20000; ++i)
+            big.bookmarks.push_back({"caption number " + std::to_string(i) + " with some words",
+                                     "throughput", std::uint64_t(i), std::nullopt});
+        const QString in = dir.filePath("big.json");
+        big.save(in.toStdString());
+        QVERIFY(QFileInfo(in).size() < 4 << 20);
+        const QString out = dir.filePath("saved.json");
+        writeFile(out, kOld);
+        const QStringList args{"--scenario", in, "--save-scenario", out};
+        for (int ms : {100, 200, 300, 400, 500, 700}) {
+            if (killAfter(args, ms)) {
+                QCOMPARE(readAll(out), kOld);
+            } else {
+                QVERIFY(immap::session::Scenario::load(out.toStdString()).bookmarks ==
+                        big.bookmarks);
+                writeFile(out, kOld);
+            }
+        }
+        for (const QString& j : leftovers(dir.path(), {"big.json", "saved.json"}))
+            QVERIFY2(j.startsWith("saved.json."), qPrintable(j));  // QSaveFile's own
+        QCOMPARE(runToEnd(args), 0);
+        QVERIFY(immap::session::Scenario::load(out.toStdString()).bookmarks == big.bookmarks);
+    }
+
+    // In-process: a recording that cannot be written (its directory is gone) fails with a
+    // dialog and leaves no file behind.
+    void recordingIntoAMissingDirectory() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("none/run.trace");
+        immap::gui::MainWindow w(false);
+        w.setHeadless(true);
+        w.loadDefault();
+        QVERIFY(!w.recordTrace(trace, "single", 2, 1));
+        QVERIFY(w.lastError().contains(trace));
+        QVERIFY(!QFile::exists(trace));
+    }
+};
+
+IMMAP_TEST_SUITE(TestAppAtomicSaves);
+#include "TestAppAtomicSaves.moc"
