@@ -1,4 +1,5 @@
 #include "PageAxis.h"
+#include "FontScale.h"
 
 #include <QMouseEvent>
 #include <QPainter>
@@ -74,7 +75,7 @@ void PageAxis::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), QColor(0xf6, 0xf7, 0xf8));
     QFont f = font();
-    f.setPixelSize(11);
+    f.setPixelSize(scaledPx(11));
     p.setFont(f);
     p.setPen(QColor(0x40, 0x40, 0x40));
     p.drawText(QRectF(kSide, 0, width() - 2 * kSide, kTitle), Qt::AlignLeft | Qt::AlignVCenter,

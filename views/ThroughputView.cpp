@@ -1,4 +1,5 @@
 #include "ThroughputView.h"
+#include "FontScale.h"
 
 #include <qcustomplot.h>
 #include <QSaveFile>
@@ -129,7 +130,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         new QCPTextElement(plot_,
                            machine.isEmpty() ? tr("Simulated exec throughput")
                                              : tr("Simulated exec throughput on %1").arg(machine),
-                           QFont(font().family(), 11, QFont::Bold));
+                           QFont(font().family(), scaledPx(11), QFont::Bold));
     plot_->plotLayout()->addElement(0, 0, title);
     auto* top = new QCPAxisRect(plot_);
     topRect_ = top;
@@ -151,7 +152,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     auto* legend = new QCPLegend;
     top->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
     legend->setLayer("legend");
-    legend->setFont(QFont(font().family(), 9));
+    legend->setFont(QFont(font().family(), scaledPx(9)));
 
     std::map<std::string, std::vector<const sim::SimResult*>> byPolicy;
     std::vector<std::string> order;
@@ -234,7 +235,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
             text->setPadding(QMargins(0, 0, 12, 0));
             text->setText(QString::fromUtf8(claim.label) + tr(" (vendor claim)"));
             text->setColor(policyColor(claim.policy));
-            text->setFont(QFont(font().family(), 8));
+            text->setFont(QFont(font().family(), scaledPx(8)));
         }
     }
     speedRect_->axis(QCPAxis::atLeft)

@@ -1,4 +1,5 @@
 #include "TopologyView.h"
+#include "FontScale.h"
 
 #include <QHelpEvent>
 #include <QPainter>
@@ -160,7 +161,7 @@ void TopologyView::paintEvent(QPaintEvent*) {
         return;
     }
     QFont f = font();
-    f.setPointSizeF(8);
+    f.setPointSizeF(8 * fontScale());
     p.setFont(f);
     p.setPen(Qt::black);
     p.drawText(QRectF(machineArea_.left(), machineArea_.top() - 20, machineArea_.width(), 18),

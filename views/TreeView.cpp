@@ -1,4 +1,5 @@
 #include "TreeView.h"
+#include "FontScale.h"
 
 #include <QContextMenuEvent>
 #include <QHelpEvent>
@@ -202,7 +203,7 @@ void TreeView::zoomBy(double factor) {
 
 void TreeView::paintLegend(QPainter& p, const QRect& rect) {
     QFont f = p.font();
-    f.setPixelSize(11);
+    f.setPixelSize(scaledPx(11));
     p.setFont(f);
     const QFontMetrics fm(f);
     // Built right to left along the bottom edge, so it never covers the title.
@@ -278,7 +279,7 @@ void TreeView::paintTo(QPainter& p, const QRect& rect) {
     TreePainter::paint(p, tree_, layout_, decor, rect);
     // Title band on top of the tree (the tree may be panned under it).
     QFont f = font();
-    f.setPixelSize(13);
+    f.setPixelSize(scaledPx(13));
     f.setBold(true);
     p.setFont(f);
     const QFontMetrics fm(f);
@@ -289,7 +290,7 @@ void TreeView::paintTo(QPainter& p, const QRect& rect) {
                Qt::AlignVCenter | Qt::AlignLeft, title_);
     if (!subtitle_.isEmpty()) {
         QFont s = font();
-        s.setPixelSize(12);
+        s.setPixelSize(scaledPx(12));
         p.setFont(s);
         p.setPen(QColor(0x55, 0x55, 0x55));
         p.drawText(QRect(rect.left() + kMargin + fm.horizontalAdvance(title_) + 12, rect.top(),

@@ -24,6 +24,24 @@ namespace immap::gui {
 
 namespace {
 
+// A wrapped caption as tall as its text at the width it has: QToolBar asks only sizeHint(),
+// which for a wrapping QLabel is the height at a narrow guessed width (far too tall).
+class CaptionLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize sizeHint() const override {
+        const int w = width() > 100 ? width() : 1000;
+        return {w, heightForWidth(w)};
+    }
+    QSize minimumSizeHint() const override { return {100, heightForWidth(width())}; }
+
+protected:
+    void resizeEvent(QResizeEvent* e) override {
+        QLabel::resizeEvent(e);
+        if (heightForWidth(width()) != height()) updateGeometry();
+    }
+};
+
 QMenu* menuTitled(QMenuBar* bar, const QString& title) {
     for (QAction* a : bar->actions())
         if (a->menu() && a->text() == title) return a->menu();
@@ -104,8 +122,13 @@ void MainWindow::buildScenarioUi() {
                                         [this] { nextBookmark(); });
         QAction* prev = view->addAction(tr("&Previous bookmark"), QKeySequence(Qt::Key_PageUp),
                                         this, [this] { previousBookmark(); });
-        next->setShortcutContext(Qt::WindowShortcut);
-        prev->setShortcutContext(Qt::WindowShortcut);
+        // Only with bookmarks to step through: otherwise PgDn/PgUp stay the tables' keys.
+        for (QAction* a : {next, prev}) {
+            a->setShortcutContext(Qt::WindowShortcut);
+            a->setObjectName(a == next ? QStringLiteral("nextBookmark")
+                                       : QStringLiteral("previousBookmark"));
+            a->setEnabled(false);
+        }
     }
 
     // The caption bar: the current bookmark's caption, large enough to read from the back row.
@@ -114,7 +137,7 @@ void MainWindow::buildScenarioUi() {
     captionBar_->setMovable(false);
     captionBar_->addAction(QStringLiteral("◀"), this, [this] { previousBookmark(); })
         ->setToolTip(tr("Previous bookmark (PgUp)"));
-    caption_ = new QLabel(captionBar_);
+    caption_ = new CaptionLabel(captionBar_);
     caption_->setObjectName(QStringLiteral("caption"));
     caption_->setWordWrap(true);
     caption_->setMargin(6);
@@ -205,6 +228,8 @@ bool MainWindow::openScenario(const QString& path) {
     sweepSummary_->clear();
     if (!s.view.empty()) setView(QString::fromStdString(s.view));
     bookmark_ = -1;
+    for (const char* name : {"nextBookmark", "previousBookmark"})
+        if (auto* a = findChild<QAction*>(QLatin1String(name))) a->setEnabled(!s.bookmarks.empty());
     captionBar_->setVisible(workshop_ || !s.bookmarks.empty());
     if (!s.title.empty()) setWindowTitle(tr("immap-lab — %1").arg(QString::fromStdString(s.title)));
     if (!s.bookmarks.empty())
@@ -281,10 +306,12 @@ void MainWindow::setWorkshopMode(bool on) {
         else
             big.setPixelSize(qRound(big.pixelSize() * kWorkshopScale));
         QApplication::setFont(big);
+        qApp->setProperty("immapFontScale", kWorkshopScale);  // the text views paint themselves
         setWindowState(windowState() | Qt::WindowFullScreen);
         captionBar_->show();
     } else {
         QApplication::setFont(normalFont_);
+        qApp->setProperty("immapFontScale", QVariant());
         setWindowState(stateBeforeWorkshop_ & ~Qt::WindowFullScreen);
         captionBar_->setVisible(!scenario_.bookmarks.empty());
     }

@@ -19,6 +19,7 @@
 
 #include "MainWindow.h"
 #include "Suites.h"
+#include "views/FontScale.h"
 #include "views/SweepControls.h"
 
 using namespace immap;
@@ -163,6 +164,9 @@ private slots:
         QCOMPARE(w.tableView()->font(), big);
         QCOMPARE(w.paramsPanel()->font(), big);
         QVERIFY(w.captionLabel()->isVisible());
+        // The text the views paint themselves (tree titles, axes, topology labels) scales too.
+        QCOMPARE(views::fontScale(), gui::MainWindow::kWorkshopScale);
+        QCOMPARE(views::scaledPx(10), 16);
         auto* action = w.findChild<QAction*>(QStringLiteral("workshopAction"));
         QVERIFY(action && action->isChecked());
 
@@ -171,9 +175,13 @@ private slots:
         QVERIFY(!w.workshopMode());
         QVERIFY(!(w.windowState() & Qt::WindowFullScreen));
         QCOMPARE(QApplication::font(), before);
+        QCOMPARE(views::fontScale(), 1.0);
         QCOMPARE(w.captionLabel()->font(), labelBefore);
         QVERIFY(!action->isChecked());
         QVERIFY(!w.captionLabel()->isVisible());  // no scenario, no captions
+        // Without bookmarks PgDn/PgUp are not taken from the tables.
+        auto* next = w.findChild<QAction*>(QStringLiteral("nextBookmark"));
+        QVERIFY(next && !next->isEnabled());
     }
 
     void saveThenOpenGivesTheSameState() {
