@@ -395,6 +395,18 @@ QString TimelineView::describeAt(const QPoint& pos) const {
 }
 
 bool TimelineView::event(QEvent* e) {
+    // With the timeline focused its keys win over window shortcuts on the same keys (the
+    // window's W starts an rmap walk, Home goes to the animation's start).
+    if (e->type() == QEvent::ShortcutOverride) {
+        const auto* k = static_cast<QKeyEvent*>(e);
+        const int key = k->key();
+        if ((k->modifiers() & ~Qt::KeypadModifier) == Qt::NoModifier &&
+            (key == Qt::Key_W || key == Qt::Key_S || key == Qt::Key_A || key == Qt::Key_D ||
+             key == Qt::Key_Home || key == Qt::Key_Escape)) {
+            e->accept();
+            return true;
+        }
+    }
     if (e->type() == QEvent::ToolTip) {
         const auto* help = static_cast<QHelpEvent*>(e);
         const QString text = describeAt(help->pos());

@@ -11,6 +11,7 @@
 #include <QTimer>
 #include "AnimationController.h"
 #include "SweepController.h"
+#include "TimelineController.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
 #include "trace/Bookmarks.h"
@@ -95,6 +96,11 @@ public:
     views::ReplayControls* replayControls() const { return replayControls_; }
     views::TreeView* replayTreeView() const { return replayTree_; }
     const trace::TraceCursor* traceCursor() const { return cursor_.get(); }
+    // The trace's timeline below the replayed tree (MainWindowTimeline.cpp).
+    TimelineController* timeline() const { return timeline_; }
+    views::TimelineView* timelineView() const { return timelineView_; }
+    views::TimelinePanel* timelinePanel() const { return timelinePanel_; }
+    bool exportTimeline(const QString& path);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -125,6 +131,8 @@ private:
     void refreshReplay();
     void saveBookmarks();
     void recordDialog();
+    QWidget* buildTimeline(QWidget* parent);
+    void openTimeline(const QString& path);
 
     session::Session session_;
     bool persist_;
@@ -158,6 +166,9 @@ private:
     int replayTreeIndex_ = 0;
     std::vector<trace::Bookmark> bookmarks_;
     QTimer* replayTimer_ = nullptr;
+    TimelineController* timeline_ = nullptr;
+    views::TimelineView* timelineView_ = nullptr;
+    views::TimelinePanel* timelinePanel_ = nullptr;
     int selected_ = -1;
     bool fillingFiles_ = false;
 };
