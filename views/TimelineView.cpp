@@ -35,34 +35,37 @@ trace::Time niceStep(double x) {
     return static_cast<trace::Time>(10 * p);
 }
 
-// Draws runs of same-coloured rectangles that touch as one: back-to-back execs become a band.
+// Draws runs of same-coloured rectangles that touch as one, on whole pixels (integer
+// rectangles take the raster engine's fast path): back-to-back execs become one band.
 class RectBatch {
 public:
     explicit RectBatch(QPainter& p) : p_(p) {}
     ~RectBatch() { flush(); }
     void add(double x0, double x1, double y, double h, const QColor& c) {
-        if (x1 - x0 < 1) x1 = x0 + 1;
-        if (has_ && c == color_ && y == y_ && x0 <= x1_ + 0.5) {
-            x1_ = std::max(x1_, x1);
+        const int a = static_cast<int>(std::floor(x0));
+        const int b = std::max(a + 1, static_cast<int>(std::floor(x1)));
+        const int top = static_cast<int>(y);
+        if (has_ && c == color_ && top == y_ && a <= x1_) {
+            x1_ = std::max(x1_, b);
             return;
         }
         flush();
         has_ = true;
-        x0_ = x0;
-        x1_ = x1;
-        y_ = y;
-        h_ = h;
+        x0_ = a;
+        x1_ = b;
+        y_ = top;
+        h_ = std::max(1, static_cast<int>(h));
         color_ = c;
     }
     void flush() {
-        if (has_) p_.fillRect(QRectF(x0_, y_, x1_ - x0_, h_), color_);
+        if (has_) p_.fillRect(QRect(x0_, y_, x1_ - x0_, h_), color_);
         has_ = false;
     }
 
 private:
     QPainter& p_;
     bool has_ = false;
-    double x0_ = 0, x1_ = 0, y_ = 0, h_ = 0;
+    int x0_ = 0, x1_ = 0, y_ = 0, h_ = 0;
     QColor color_;
 };
 

@@ -10,6 +10,7 @@ RangeStats RangeStats::of(const Timeline& t, const TimelineFilter& filter, Time 
     RangeStats r;
     std::tie(r.from, r.to) = filter.clip(from, to);
     const bool any = r.to > r.from;
+    const TimelineFilter::Compiled pass = filter.compile(t);
 
     if (any) {
         const auto& order = t.eventsByTime();
@@ -17,7 +18,7 @@ RangeStats RangeStats::of(const Timeline& t, const TimelineFilter& filter, Time 
                                    [&](std::uint32_t i, Time x) { return t.event(i).time < x; });
         for (; it != order.end() && t.event(*it).time < r.to; ++it) {
             const TimelineEvent& e = t.event(*it);
-            if (!filter.passes(t, e)) continue;
+            if (!pass.passes(e)) continue;
             ++r.events;
             ++r.byKind[e.kind];
         }
@@ -36,7 +37,7 @@ RangeStats RangeStats::of(const Timeline& t, const TimelineFilter& filter, Time 
                                       [&](std::uint32_t i, Time x) { return t.span(i).start < x; });
             for (; w != waits.end() && t.span(*w).start < r.to; ++w) {
                 const TimelineSpan& sp = t.span(*w);
-                if (sp.close == kNoEvent || !filter.passes(t, t.event(sp.open))) continue;
+                if (sp.close == kNoEvent || !pass.passes(t.event(sp.open))) continue;
                 ++s.waits;
                 s.waitTotal += sp.duration();
                 s.waitMax = std::max(s.waitMax, sp.duration());
@@ -50,7 +51,7 @@ RangeStats RangeStats::of(const Timeline& t, const TimelineFilter& filter, Time 
                      std::lower_bound(maxEnd.begin(), maxEnd.end(), r.from) - maxEnd.begin());
                  i < holds.size() && t.span(holds[i]).start < r.to; ++i) {
                 const TimelineSpan& sp = t.span(holds[i]);
-                if (!filter.passes(t, t.event(sp.open))) continue;
+                if (!pass.passes(t.event(sp.open))) continue;
                 if (sp.start >= r.from) ++s.holds;
                 const Time a = std::max(sp.start, r.from);
                 const Time b = std::min(sp.end, r.to);

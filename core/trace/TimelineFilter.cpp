@@ -48,6 +48,27 @@ bool TimelineFilter::passes(const Timeline& t, const TimelineEvent& e) const {
     return true;
 }
 
+TimelineFilter::Compiled TimelineFilter::compile(const Timeline& t) const {
+    Compiled c;
+    c.all_ = items_.empty();
+    c.lock_.resize(t.lockNames().size());
+    for (std::size_t l = 0; l < c.lock_.size(); ++l)
+        c.lock_[l] = passesLock(static_cast<int>(l));
+    if (has(FilterItem::Cpu) || has(FilterItem::Node)) {
+        int maxCpu = -1;
+        for (const TimelineLane& l : t.lanes())
+            maxCpu = std::max(maxCpu, l.cpu);
+        c.cpu_.assign(static_cast<std::size_t>(maxCpu + 2), 0);
+        for (int cpu = -1; cpu <= maxCpu; ++cpu)
+            c.cpu_[static_cast<std::size_t>(cpu + 1)] =
+                (!has(FilterItem::Cpu) || hasValue(FilterItem::Cpu, cpu)) &&
+                (!has(FilterItem::Node) || hasValue(FilterItem::Node, t.nodeOfCpu(cpu)));
+    }
+    for (std::size_t k = 0; k < c.kind_.size(); ++k)
+        c.kind_[k] = !has(FilterItem::Kind) || hasValue(FilterItem::Kind, static_cast<int>(k));
+    return c;
+}
+
 std::optional<std::pair<Time, Time>> TimelineFilter::timeRange() const {
     for (const FilterItem& i : items_)
         if (i.type == FilterItem::TimeRange) return std::make_pair(i.from, i.to);

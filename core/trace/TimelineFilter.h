@@ -9,6 +9,7 @@
 //  - kind: events of the chosen kinds; a span counts when the event opening it does;
 //  - time: the statistics' range is cut to [from, to) (one time item at most).
 
+#include <array>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,29 @@ struct FilterItem {
 
 class TimelineFilter {
 public:
+    // The filter as lookup tables for one timeline, for loops over millions of events.
+    class Compiled {
+    public:
+        bool passes(const TimelineEvent& e) const {
+            if (all_) return true;
+            if (e.lock >= 0 && (static_cast<std::size_t>(e.lock) >= lock_.size() ||
+                                !lock_[static_cast<std::size_t>(e.lock)]))
+                return false;
+            if (!cpu_.empty()) {
+                const auto i = static_cast<std::size_t>(e.cpu + 1);
+                if (i >= cpu_.size() || !cpu_[i]) return false;
+            }
+            return kind_[e.kind] != 0;
+        }
+
+    private:
+        friend class TimelineFilter;
+        bool all_ = true;
+        std::vector<char> lock_, cpu_;  // cpu_ by CPU + 1, CPU and node items together
+        std::array<char, 256> kind_{};
+    };
+    Compiled compile(const Timeline& t) const;
+
     // Adds an item (a duplicate is ignored; a time range replaces the previous one). False
     // when nothing changed.
     bool add(const FilterItem& item);
