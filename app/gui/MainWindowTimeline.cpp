@@ -4,6 +4,7 @@
 // and the bookmarks are drawn on the timeline.
 #include <QApplication>
 #include <QFileDialog>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
@@ -18,9 +19,17 @@ namespace immap::gui {
 QWidget* MainWindow::buildTimeline(QWidget* parent) {
     auto* split = new QSplitter(Qt::Horizontal, parent);
     timelineView_ = new views::TimelineView(split);
-    timelinePanel_ = new views::TimelinePanel(split);
+    // The panel scrolls, so that it never sets the window's minimum height.
+    auto* scroll = new QScrollArea(split);
+    timelinePanel_ = new views::TimelinePanel(scroll);
+    scroll->setWidget(timelinePanel_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumHeight(80);
+    scroll->setMinimumWidth(400);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     split->addWidget(timelineView_);
-    split->addWidget(timelinePanel_);
+    split->addWidget(scroll);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     timeline_ = new TimelineController(timelineView_, timelinePanel_, this);
