@@ -13,6 +13,7 @@
 #include "AnimationController.h"
 #include "SweepController.h"
 #include "session/Scenario.h"
+#include "TimelineController.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
 #include "trace/Bookmarks.h"
@@ -99,6 +100,11 @@ public:
     views::ReplayControls* replayControls() const { return replayControls_; }
     views::TreeView* replayTreeView() const { return replayTree_; }
     const trace::TraceCursor* traceCursor() const { return cursor_.get(); }
+    // The trace's timeline below the replayed tree (MainWindowTimeline.cpp).
+    TimelineController* timeline() const { return timeline_; }
+    views::TimelineView* timelineView() const { return timelineView_; }
+    views::TimelinePanel* timelinePanel() const { return timelinePanel_; }
+    bool exportTimeline(const QString& path);
 
     // Workshop scenarios (MainWindowScenario.cpp): open applies topology, source, file,
     // parameters, sweep grid, view and bookmarks, or shows an error and changes nothing.
@@ -150,6 +156,8 @@ private:
     void buildScenarioUi();
     void reportSkipped(const QString& spec);
     void applyScenarioSweep(sim::SweepConfig& config) const;
+    QWidget* buildTimeline(QWidget* parent);
+    void openTimeline(const QString& path);
 
     session::Session session_;
     bool persist_;
@@ -183,6 +191,9 @@ private:
     int replayTreeIndex_ = 0;
     std::vector<trace::Bookmark> bookmarks_;
     QTimer* replayTimer_ = nullptr;
+    TimelineController* timeline_ = nullptr;
+    views::TimelineView* timelineView_ = nullptr;
+    views::TimelinePanel* timelinePanel_ = nullptr;
     int selected_ = -1;
     bool fillingFiles_ = false;
     session::Scenario scenario_;

@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QSplitter>
 #include <QStatusBar>
 #include <QTemporaryFile>
 #include <QVBoxLayout>
@@ -51,7 +52,12 @@ void MainWindow::buildReplayTab() {
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(0);
     box->addWidget(replayControls_);
-    box->addWidget(replayTree_, 1);
+    auto* split = new QSplitter(Qt::Vertical, replayPage_);
+    split->addWidget(replayTree_);
+    split->addWidget(buildTimeline(split));
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    box->addWidget(split, 1);
     tabs_->addTab(replayPage_, tr("Replay"));
     replayTimer_ = new QTimer(this);
     replayTimer_->setInterval(40);
@@ -128,6 +134,7 @@ bool MainWindow::openTrace(const QString& path) {
     bookmarks_ = std::move(marks);
     replayFile_ = 0;
     replayTreeIndex_ = 0;
+    openTimeline(path);
     QStringList files, trees;
     for (const std::string& f : cursor_->header().files)
         files << QString::fromStdString(f);
@@ -188,6 +195,8 @@ void MainWindow::refreshReplay() {
     for (const trace::Bookmark& b : bookmarks_)
         marks << tr("%L1: %2").arg(b.event).arg(QString::fromStdString(b.caption));
     replayControls_->setBookmarks(marks);
+    timeline_->setBookmarks(bookmarks_);
+    timeline_->setReplayPosition(cursor_->position());
 }
 
 void MainWindow::addBookmark(const QString& caption) {
