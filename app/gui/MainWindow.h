@@ -10,11 +10,14 @@
 
 #include <QTimer>
 #include "AnimationController.h"
+#include "ContentionController.h"
 #include "SweepController.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
 #include "trace/Bookmarks.h"
 #include "trace/TraceCursor.h"
+#include "views/ContentionControls.h"
+#include "views/ContentionView.h"
 #include "views/PageAxis.h"
 #include "views/ParamsPanel.h"
 #include "views/ReplayControls.h"
@@ -96,6 +99,17 @@ public:
     views::TreeView* replayTreeView() const { return replayTree_; }
     const trace::TraceCursor* traceCursor() const { return cursor_.get(); }
 
+    // The contention tab: two policies live side by side, simulated on a worker thread.
+    bool startContention();
+    // For --screenshot and tests: the same two runs advanced here, on this thread, to `until`
+    // (simulated ns) in `frames` evenly spaced snapshots (the lanes' history).
+    bool runContentionFor(sim::Time until, int frames);
+    ContentionController* contention() const { return contention_; }
+    views::ContentionControls* contentionControls() const { return contentionControls_; }
+    views::ContentionView* contentionView(int side) const { return contentionViews_[side]; }
+    views::TreeView* contentionTree(int side) const { return contentionTrees_[side]; }
+    QWidget* contentionPage() const { return contentionPage_; }
+
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -121,6 +135,9 @@ private:
     void insertDialog();
     void buildThroughputTab();
     void buildReplayTab();
+    void buildContentionTab();
+    bool contentionConfig(live::LiveConfig& config);
+    void showContention(const live::LiveSnapshot& s);
     void showSweepHeat(const std::vector<sim::SimResult>& runs);
     void refreshReplay();
     void saveBookmarks();
@@ -160,6 +177,12 @@ private:
     QTimer* replayTimer_ = nullptr;
     int selected_ = -1;
     bool fillingFiles_ = false;
+    QWidget* contentionPage_ = nullptr;
+    views::ContentionControls* contentionControls_ = nullptr;
+    views::ContentionView* contentionViews_[2] = {nullptr, nullptr};
+    views::TreeView* contentionTrees_[2] = {nullptr, nullptr};
+    ContentionController* contention_ = nullptr;
+    std::shared_ptr<const session::DrawTree> contentionTreeShown_[2];
 };
 
 }  // namespace immap::gui

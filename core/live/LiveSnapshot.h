@@ -54,8 +54,9 @@ struct RunSnapshot {
 };
 
 struct LiveSnapshot {
-    sim::Time now = 0;  // the shared simulated clock
-    double slowdown = 1;
+    sim::Time now = 0;             // the shared simulated clock
+    double slowdown = 1;           // asked for
+    double effectiveSlowdown = 0;  // achieved (wall / simulated), when the caller measures it
     bool paused = false;
     bool finished = false;
     bool cancelled = false;
