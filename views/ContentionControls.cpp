@@ -7,6 +7,7 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
+#include <QVBoxLayout>
 #include <cmath>
 
 namespace immap::views {
@@ -22,8 +23,9 @@ QComboBox* policyBox(QWidget* parent, const QString& current) {
 }  // namespace
 
 ContentionControls::ContentionControls(QWidget* parent) : QWidget(parent) {
-    auto* row = new QHBoxLayout(this);
-    row->setContentsMargins(6, 4, 6, 4);
+    auto* rows = new QVBoxLayout(this);
+    rows->setContentsMargins(6, 4, 6, 4);
+    rows->setSpacing(2);
     policyA_ = policyBox(this, QStringLiteral("single"));
     policyB_ = policyBox(this, QStringLiteral("split-locks"));
     policyA_->setToolTip(tr("Policy on the left"));
@@ -35,10 +37,11 @@ ContentionControls::ContentionControls(QWidget* parent) : QWidget(parent) {
     slow_ = new QSlider(Qt::Horizontal, this);
     slow_->setRange(0, 24);
     slow_->setValue(12);  // 1,000x
-    slow_->setMinimumWidth(140);
+    slow_->setMinimumWidth(100);
     slow_->setToolTip(tr("Slow-down: 1x (real time) to 1,000,000x slower than real time"));
     slowLabel_ = new QLabel(this);
-    slowLabel_->setMinimumWidth(110);
+    slowLabel_->setMinimumWidth(
+        slowLabel_->fontMetrics().horizontalAdvance(tr("%L1x slower").arg(1e6, 0, 'f', 0)) + 4);
     auto button = [this](QStyle::StandardPixmap icon, const QString& text, const QString& tip) {
         auto* b = new QPushButton(style()->standardIcon(icon), text, this);
         b->setToolTip(tip);
@@ -52,21 +55,29 @@ ContentionControls::ContentionControls(QWidget* parent) : QWidget(parent) {
     cancel_ = button(QStyle::SP_MediaStop, tr("Cancel"), tr("Stop the runs (Esc)"));
     status_ = new QLabel(this);
     status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    status_->setSizePolicy(QSizePolicy::Ignored,
+                           QSizePolicy::Preferred);  // never widens the window
 
-    row->addWidget(new QLabel(tr("Policies"), this));
-    row->addWidget(policyA_);
-    row->addWidget(new QLabel(tr("vs"), this));
-    row->addWidget(policyB_);
-    row->addWidget(new QLabel(tr("Copies"), this));
-    row->addWidget(copies_);
-    row->addWidget(new QLabel(tr("Slow-down"), this));
-    row->addWidget(slow_);
-    row->addWidget(slowLabel_);
-    row->addWidget(start_);
-    row->addWidget(play_);
-    row->addWidget(step_);
-    row->addWidget(cancel_);
-    row->addWidget(status_, 1);
+    // Two rows, so that the window's minimum width stays what the other tabs need.
+    auto* top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Policies"), this));
+    top->addWidget(policyA_);
+    top->addWidget(new QLabel(tr("vs"), this));
+    top->addWidget(policyB_);
+    top->addWidget(new QLabel(tr("Copies"), this));
+    top->addWidget(copies_);
+    top->addWidget(status_, 1);
+    auto* bottom = new QHBoxLayout;
+    bottom->addWidget(new QLabel(tr("Slow-down"), this));
+    bottom->addWidget(slow_);
+    bottom->addWidget(slowLabel_);
+    bottom->addWidget(start_);
+    bottom->addWidget(play_);
+    bottom->addWidget(step_);
+    bottom->addWidget(cancel_);
+    bottom->addStretch(1);
+    rows->addLayout(top);
+    rows->addLayout(bottom);
 
     connect(start_, &QPushButton::clicked, this, &ContentionControls::startRequested);
     connect(play_, &QPushButton::clicked, this, &ContentionControls::playToggled);

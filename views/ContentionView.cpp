@@ -174,22 +174,27 @@ void ContentionView::paintTo(QPainter& p, const QRect& rect) {
     f.setBold(true);
     p.setFont(f);
     const QString title = title_.isEmpty() ? QString::fromStdString(run_.policy) : title_;
+    const int titleRight = header_.left() + 6 + QFontMetrics(f).horizontalAdvance(title);
     p.drawText(header_.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, title);
     QFont big = f;
     big.setPointSizeF(f.pointSizeF() * 1.5);
     p.setFont(big);
-    p.drawText(header_.adjusted(0, 0, -8, 0), Qt::AlignRight | Qt::AlignVCenter,
-               tr("%L1 execs/s").arg(run_.execsPerSecond, 0, 'f', 0));
+    const QString rate = tr("%L1 execs/s").arg(run_.execsPerSecond, 0, 'f', 0);
+    const int rateLeft = header_.right() - 8 - QFontMetrics(big).horizontalAdvance(rate);
+    p.drawText(header_.adjusted(0, 0, -8, 0), Qt::AlignRight | Qt::AlignVCenter, rate);
     f.setBold(false);
     p.setFont(f);
     p.setPen(QColor(0x55, 0x55, 0x55));
     const QFontMetrics fm(f);
-    p.drawText(header_.adjusted(6 + QFontMetrics(p.font()).horizontalAdvance(title) + 40, 0, 0, 0),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               tr("t = %L1 us · %L2 execs%3")
-                   .arg(static_cast<double>(now_) / 1000.0, 0, 'f', 1)
-                   .arg(run_.execs)
-                   .arg(run_.finished ? tr(" · finished") : QString()));
+    // The clock between the two, elided when the view is narrow.
+    const QRect clock(titleRight + 16, header_.top(), std::max(0, rateLeft - titleRight - 26),
+                      header_.height());
+    p.drawText(clock, Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(tr("t = %L1 us · %L2 execs%3")
+                                 .arg(static_cast<double>(now_) / 1000.0, 0, 'f', 1)
+                                 .arg(run_.execs)
+                                 .arg(run_.finished ? tr(" · finished") : QString()),
+                             Qt::ElideRight, clock.width()));
 
     // Lanes: the history strips, one blit per node group; then the lock chips.
     if (!history_.isNull()) {
