@@ -17,16 +17,12 @@ ContentionController::~ContentionController() {
 bool ContentionController::start(const topology::Topology& topology, live::LiveConfig config,
                                  double slowdown, QString& error) {
     cancel();
-    // Build the driver here, so a bad config is reported at once; the worker then owns it.
-    auto topo = std::make_shared<topology::Topology>(topology);
-    config.topology = topo.get();
-    std::shared_ptr<live::LiveDriver> driver;
-    try {
-        driver = std::make_shared<live::LiveDriver>(config);
-    } catch (const std::exception& e) {
-        error = QString::fromUtf8(e.what());
+    if (config.policies.empty() || config.copies == 0) {
+        error = tr("a live run needs a policy and at least one copy");
         return false;
     }
+    auto topo = std::make_shared<topology::Topology>(topology);
+    config.topology = topo.get();
     ++generation_;
     stop_ = false;
     paused_ = false;
@@ -35,12 +31,16 @@ bool ContentionController::start(const topology::Topology& topology, live::LiveC
     slowdown_ = slowdown;
     running_ = true;
     latest_.reset();
-    worker_ = std::thread([this, topo, driver] {
-        auto last = Clock::now();
+    worker_ = std::thread([this, topo, config] {
+        std::unique_ptr<live::LiveDriver> driver;
         std::uint64_t frame = 0;
         double wallRunning = 0;  // the effective slow-down: the simulation may not keep up
         double simRunning = 0;
         try {
+            // Built here: setting up two runs (every process's mappings, the trees) takes a
+            // moment the GUI thread should not wait for.
+            driver = std::make_unique<live::LiveDriver>(config);
+            auto last = Clock::now();
             while (!stop_) {
                 const auto frameStart = Clock::now();
                 driver->setSlowdown(slowdown_);
@@ -69,7 +69,11 @@ bool ContentionController::start(const topology::Topology& topology, live::LiveC
                 }
                 ++frame;
                 if (driver->finished()) break;
-                std::this_thread::sleep_until(frameStart + std::chrono::milliseconds(kFrameMs));
+                // Short naps, so that cancel never waits for a whole frame.
+                const auto next = frameStart + std::chrono::milliseconds(kFrameMs);
+                while (!stop_ && Clock::now() < next)
+                    std::this_thread::sleep_for(std::min<Clock::duration>(
+                        next - Clock::now(), std::chrono::milliseconds(4)));
             }
             if (!stop_) {
                 publish(std::make_shared<const live::LiveSnapshot>(driver->snapshot(true)));
@@ -86,7 +90,8 @@ bool ContentionController::start(const topology::Topology& topology, live::LiveC
             const QString reason = QString::fromUtf8(e.what());
             QMetaObject::invokeMethod(
                 this,
-                [this, reason] {
+                [this, reason, gen = generation_.load()] {
+                    if (gen != generation_) return;
                     running_ = false;
                     emit failed(reason);
                 },

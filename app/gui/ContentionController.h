@@ -26,7 +26,8 @@ public:
     ~ContentionController() override;
 
     // Starts a run of `config` on a copy of `topology` (config.topology is ignored); a run in
-    // progress is cancelled first. False with the reason for an unusable config.
+    // progress is cancelled first. The runs are set up on the worker: a config the simulator
+    // refuses is reported by failed(). False with the reason when there is nothing to run.
     bool start(const immap::topology::Topology& topology, immap::live::LiveConfig config,
                double slowdown, QString& error);
     void pause();

@@ -4,6 +4,7 @@
 // resume moves on; cancel joins the thread, after which nothing more arrives and a new run can
 // start; the keyboard shortcuts do the same; --screenshot --view contention renders lanes with
 // the waiting colour on the 12-node sample.
+#include <QElapsedTimer>
 #include <QImage>
 #include <QProcess>
 #include <QPushButton>
@@ -37,17 +38,30 @@ private slots:
         w.setHeadless(true);
         w.loadDefault();
         QVERIFY(w.setView("contention"));
+        w.resize(1600, 1000);
+        w.show();  // painted as the snapshots arrive, like a user's window
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
         ContentionController* c = w.contention();
         QSignalSpy spy(c, &ContentionController::snapshotReady);
         w.contentionControls()->setSlowdown(1000);
+        QElapsedTimer call;
+        call.start();
         QVERIFY(w.startContention());
+        const qint64 startMs = call.elapsed();
         QVERIFY(c->running());
 
         // Snapshots arrive while this (the GUI) thread runs its event loop, and a timer of
-        // ours keeps firing meanwhile: the simulation does not hold this thread.
+        // ours keeps firing meanwhile: the simulation does not hold this thread. The longest
+        // gap between its ticks is printed (not asserted: no timings in unit tests).
         int ticks = 0;
+        qint64 maxGap = 0;
+        QElapsedTimer gap;
+        gap.start();
         QTimer timer;
-        connect(&timer, &QTimer::timeout, [&] { ++ticks; });
+        connect(&timer, &QTimer::timeout, [&] {
+            ++ticks;
+            maxGap = std::max(maxGap, gap.restart());
+        });
         timer.start(10);
         QTRY_VERIFY_WITH_TIMEOUT(spy.count() >= 5, 20000);
         QVERIFY(ticks > 0);
@@ -86,7 +100,12 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(c->latest()->now > t0 && !c->latest()->paused, 20000);
 
         // Cancel: joined on return; nothing arrives afterwards; the buttons say so.
+        call.restart();
         c->cancel();
+        qInfo(
+            "GUI thread: start() %lld ms, cancel() %lld ms, longest gap between 10 ms timer "
+            "ticks while running %lld ms",
+            startMs, call.elapsed(), maxGap);
         QVERIFY(!c->running());
         const int after = spy.count();
         QTest::qWait(200);
