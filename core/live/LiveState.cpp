@@ -30,7 +30,8 @@ void LiveState::begin(const trace::TraceHeader& header) {
     if (begun_) throw std::logic_error("LiveState::begin called twice");
     header_ = header;
     begun_ = true;
-    replay_ = std::make_unique<trace::TraceReplay>(header_);
+    trees_.clear();
+    trees_.resize(header_.files.size());
     locks_.clear();
     for (const trace::TraceLock& l : header_.locks)
         locks_.push_back({l.name, l.file, {}, {}});
@@ -69,11 +70,52 @@ void LiveState::eraseAgent(std::vector<QueueEntry>& v, int agent) {
     if (it != v.end()) v.erase(it);
 }
 
-void LiveState::apply(const sim::SimEvent& e) {
-    if (error_.empty()) {
-        std::string reason;
-        if (!replay_->apply(e, reason)) error_ = reason;
+void LiveState::treeEvent(const sim::SimEvent& e) {
+    auto fail = [&](const std::string& why) {
+        if (error_.empty()) error_ = why;
+    };
+    if (e.file < 0 || static_cast<std::size_t>(e.file) >= trees_.size() || e.tree < 0 ||
+        e.tree > 4096)
+        return fail("a tree event for file " + std::to_string(e.file) + ", tree " +
+                    std::to_string(e.tree) + ", which do not exist");
+    auto& trees = trees_[static_cast<std::size_t>(e.file)];
+    while (trees.size() <= static_cast<std::size_t>(e.tree))
+        trees.push_back(std::make_unique<itree::IntervalTree>());
+    itree::IntervalTree& t = *trees[static_cast<std::size_t>(e.tree)];
+    if (e.kind == sim::SimEvent::TreeInsert) {
+        auto& slot = vmas_[e.vma];
+        if (slot) return fail("VMA " + std::to_string(e.vma) + " inserted twice");
+        slot = std::make_unique<TreeVma>();
+        slot->start = e.start;
+        slot->last = e.last;
+        slot->id = e.vma;
+        slot->file = e.file;
+        slot->tree = e.tree;
+        slot->home = e.home;
+        slot->owner = e.agent;
+        t.insert(slot.get());
+    } else {
+        auto it = vmas_.find(e.vma);
+        if (it == vmas_.end() || it->second->file != e.file || it->second->tree != e.tree)
+            return fail("VMA " + std::to_string(e.vma) + " removed from a tree it is not in");
+        t.remove(it->second.get());
+        vmas_.erase(it);
     }
+}
+
+std::size_t LiveState::treeCount(int file) const {
+    return file >= 0 && static_cast<std::size_t>(file) < trees_.size()
+               ? trees_[static_cast<std::size_t>(file)].size()
+               : 0;
+}
+
+const itree::IntervalTree* LiveState::tree(int file, int tree) const {
+    return tree >= 0 && static_cast<std::size_t>(tree) < treeCount(file)
+               ? trees_[static_cast<std::size_t>(file)][static_cast<std::size_t>(tree)].get()
+               : nullptr;
+}
+
+void LiveState::apply(const sim::SimEvent& e) {
     if (firstTime_ < 0) firstTime_ = e.time;
     const bool lockEvent = e.kind == sim::SimEvent::LockWait ||
                            e.kind == sim::SimEvent::LockAcquire ||
@@ -118,6 +160,7 @@ void LiveState::apply(const sim::SimEvent& e) {
             break;
         case sim::SimEvent::TreeInsert:
         case sim::SimEvent::TreeRemove:
+            treeEvent(e);
             if (e.file == treeFile_ && e.tree == treeIndex_) ++treeChanges_;
             break;
         default:
@@ -194,24 +237,22 @@ RunSnapshot LiveState::snapshot(sim::Time now, bool withTree) {
         }
         s.lanes.push_back(l);
     }
-    const bool haveTree = replay_ && treeFile_ >= 0 &&
-                          static_cast<std::size_t>(treeIndex_) < replay_->treeCount(treeFile_);
-    if (haveTree) {
-        const itree::IntervalTree& t = replay_->tree(treeFile_, treeIndex_);
+    if (const itree::IntervalTree* t = tree(treeFile_, treeIndex_)) {
         if (withTree && (drawnChanges_ != treeChanges_ || !drawn_)) {
             drawn_ = std::make_shared<const session::DrawTree>(
-                session::DrawTree::of(t, [](const itree::Node* n, session::DrawNode& d) {
-                    d.id = static_cast<int>(trace::TraceReplay::vmaIdOf(n));
-                    d.homeNode = trace::TraceReplay::homeOf(n);
-                    d.pid = trace::TraceReplay::ownerOf(n);
+                session::DrawTree::of(*t, [](const itree::Node* n, session::DrawNode& d) {
+                    const auto* v = static_cast<const TreeVma*>(n);
+                    d.id = static_cast<int>(v->id);
+                    d.homeNode = v->home;
+                    d.pid = v->owner;
                 }));
             drawnChanges_ = treeChanges_;
         }
         s.tree = drawn_;
-        s.treeVmas = t.size();
+        s.treeVmas = t->size();
         s.treeTitle = header_.files[static_cast<std::size_t>(treeFile_)] +
-                      (replay_->treeCount(treeFile_) > 1 ? ", tree " + std::to_string(treeIndex_)
-                                                         : std::string(", the single tree"));
+                      (header_.treesPerFile > 1 ? ", tree " + std::to_string(treeIndex_)
+                                                : std::string(", the single tree"));
     }
     return s;
 }

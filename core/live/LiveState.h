@@ -2,19 +2,23 @@
 // The live state of one run, fed event by event (a SimObserver): each copy working, waiting
 // (for which lock, read or write) or holding (which lock); each lock's holders and its queue in
 // arrival order; execs completed and a running execs/s over a sliding window of simulated time;
-// and every file's trees, rebuilt by a TraceReplay from the same events so they are the
-// simulator's trees node for node. Events that come before begin() (the simulator's set-up,
-// emitted while it is being built) wait in memory until then.
+// and every file's trees, rebuilt from the same insert and remove events (so they are the
+// simulator's trees node for node). Only the VMAs in a tree are kept: a live run may go on for
+// hours, so memory must not grow with the VMAs ever created (a TraceReplay keeps a slot per VMA
+// id). Events that come before begin() (the simulator's set-up, emitted while it is being built)
+// wait in memory until then.
 
 #include <deque>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <vector>
+
+#include "itree/IntervalTree.h"
 
 #include "live/LiveSnapshot.h"
 #include "sim/Simulator.h"
 #include "trace/TraceHeader.h"
-#include "trace/TraceReplay.h"
 
 namespace immap::live {
 
@@ -49,7 +53,9 @@ public:
     Lane laneOfCopy(int copy) const;
     std::uint64_t execs() const { return execs_; }
     double execsPerSecond(sim::Time now) const;
-    const trace::TraceReplay* replay() const { return replay_.get(); }
+    std::size_t treeCount(int file) const;
+    const itree::IntervalTree* tree(int file, int tree) const;
+    std::size_t liveVmas() const { return vmas_.size(); }
     const trace::TraceHeader& header() const { return header_; }
     const std::string& error() const { return error_; }
 
@@ -61,7 +67,16 @@ private:
     trace::TraceHeader header_;
     bool begun_ = false;
     std::vector<sim::SimEvent> pending_;
-    std::unique_ptr<trace::TraceReplay> replay_;
+    struct TreeVma : itree::Node {
+        std::uint32_t id = 0;
+        int file = -1;
+        int tree = -1;
+        int home = 0;
+        std::int32_t owner = -1;
+    };
+    void treeEvent(const sim::SimEvent& e);
+    std::vector<std::vector<std::unique_ptr<itree::IntervalTree>>> trees_;  // [file][tree]
+    std::unordered_map<std::uint32_t, std::unique_ptr<TreeVma>> vmas_;      // in a tree, by id
     std::vector<AgentState> agents_;
     std::vector<LockQueue> locks_;
     sim::Time rateWindow_;

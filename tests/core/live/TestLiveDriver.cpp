@@ -8,6 +8,7 @@
 #include <set>
 
 #include "Suites.h"
+#include "itree/InvariantChecker.h"
 #include "live/LiveDriver.h"
 #include "topology/Topology.h"
 
@@ -179,6 +180,33 @@ private slots:
         for (std::size_t i = 0; i < 384; ++i)
             QCOMPARE(s.runs[0].lanes[i].node, static_cast<int>(i / 32));
         QCOMPARE(s.runs[1].locks.size(), std::size_t{4 * 12});  // a lock per node per recipe file
+    }
+
+    // The trees rebuilt from the events are the simulator's: per file the same VMA count, per
+    // tree the same height (what Simulator::result() reads off its own trees).
+    void treesMirrorTheSimulator() {
+        LiveDriver d(config(numa12(), 96));
+        d.advanceTo(3'000'000);
+        for (std::size_t i = 0; i < 2; ++i) {
+            const sim::SimResult r = d.simulator(i).result();
+            std::size_t total = 0;
+            for (std::size_t f = 0; f < r.files.size(); ++f) {
+                std::size_t vmas = 0;
+                QCOMPARE(d.state(i).treeCount(static_cast<int>(f)), r.files[f].heights.size());
+                for (std::size_t t = 0; t < r.files[f].heights.size(); ++t) {
+                    const itree::IntervalTree* tree =
+                        d.state(i).tree(static_cast<int>(f), static_cast<int>(t));
+                    QVERIFY(tree);
+                    vmas += tree->size();
+                    QCOMPARE(itree::InvariantChecker::check(*tree).shape.height,
+                             r.files[f].heights[t]);
+                }
+                QCOMPARE(vmas, static_cast<std::size_t>(r.files[f].finalVmas));
+                total += vmas;
+            }
+            QCOMPARE(d.state(i).liveVmas(), total);
+            QVERIFY2(d.state(i).error().empty(), d.state(i).error().c_str());
+        }
     }
 
     // On a real contended run, every waiting lane is in its lock's queue and every holding

@@ -147,6 +147,22 @@ private slots:
         QCOMPARE(c.tree->nodes.size(), std::size_t{2});
     }
 
+    // Only VMAs in a tree are kept (a live run may last hours); a bad removal is reported.
+    void removedVmasAreFreed() {
+        LiveState s(header());
+        s.onEvent(insert(0, -1, 1, 0, 3));
+        s.onEvent(insert(0, -1, 2, 4, 9));
+        QCOMPARE(s.liveVmas(), std::size_t{2});
+        SimEvent r = insert(1, 0, 1, 0, 3);
+        r.kind = SimEvent::TreeRemove;
+        s.onEvent(r);
+        QCOMPARE(s.liveVmas(), std::size_t{1});
+        QCOMPARE(s.tree(0, 0)->size(), std::size_t{1});
+        QVERIFY(s.error().empty());
+        s.onEvent(r);  // again: it is no longer there
+        QVERIFY(!s.error().empty());
+    }
+
     // Window 100 ns: ends at 10, 50, 120, 130; at t = 130 the window (30, 130] holds three.
     void runningRateOverTheWindow() {
         LiveState s(header(), 100);
