@@ -183,6 +183,7 @@ private:
     views::TreeView* contentionTrees_[2] = {nullptr, nullptr};
     ContentionController* contention_ = nullptr;
     std::shared_ptr<const session::DrawTree> contentionTreeShown_[2];
+    QString contentionTopology_;  // the copies were last set for this topology
 };
 
 }  // namespace immap::gui

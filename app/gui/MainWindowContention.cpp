@@ -90,6 +90,14 @@ bool MainWindow::contentionConfig(live::LiveConfig& c) {
         return false;
     }
     c.policies = {a, b};
+    // On a topology not run before, one copy per CPU (./Run -c N as the proposal ran it).
+    const auto& topo = *session_.host().topology;
+    const QString spec = QString::fromStdString(topo.spec());
+    if (spec != contentionTopology_) {
+        contentionTopology_ = spec;
+        contentionControls_->setCopies(
+            static_cast<int>(std::max<std::size_t>(1, topo.pus().size())), 100000);
+    }
     c.copies = static_cast<unsigned>(contentionControls_->copies());
     c.params = params_->params();
     c.file = session::kDefaultFile;

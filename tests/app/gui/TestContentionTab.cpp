@@ -122,7 +122,10 @@ private slots:
         w.setHeadless(true);
         w.loadDefault();
         QVERIFY(w.setView("contention"));
-        w.contentionControls()->setCopies(64, 384);
+        QVERIFY(w.startContention());  // the first start sets one copy per CPU
+        w.contention()->cancel();
+        QCOMPARE(w.contentionControls()->copies(), 384);
+        w.contentionControls()->setCopies(64, 384);  // kept on the same topology
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         w.activateWindow();
@@ -143,6 +146,22 @@ private slots:
         QTest::keyClick(w.contentionView(0), Qt::Key_Escape);
         QVERIFY(!c->running());
         QVERIFY(!w.contentionControls()->cancelButton()->isEnabled());
+    }
+
+    // A small machine: one copy per CPU, so two lanes, each on its own CPU.
+    void copiesFollowTheTopology() {
+        gui::MainWindow w(false);
+        w.setHeadless(true);
+        w.loadDefault();
+        QVERIFY(
+            w.openTopology(QStringLiteral("xml:") + IMMAP_SAMPLES + "/topologies/host-2cpu.xml"));
+        ContentionController* c = w.contention();
+        QVERIFY(w.startContention());
+        QCOMPARE(w.contentionControls()->copies(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(c->latest(), 20000);
+        QCOMPARE(c->latest()->runs[0].lanes.size(), std::size_t{2});
+        QVERIFY(c->latest()->runs[0].lanes[0].cpu != c->latest()->runs[0].lanes[1].cpu);
+        c->cancel();
     }
 
     void badPolicyGivesAnError() {
