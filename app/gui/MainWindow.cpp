@@ -48,6 +48,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     buildDocks();
     buildThroughputTab();  // after the docks: its parameters dock joins theirs
     buildReplayTab();
+    buildContentionTab();
     buildMenus();
     buildScenarioUi();
 
@@ -179,6 +180,8 @@ void MainWindow::buildMenus() {
                     [this] { setView(QStringLiteral("topology")); });
     view->addAction(tr("&Replay"), QKeySequence(tr("Ctrl+6")), this,
                     [this] { setView(QStringLiteral("replay")); });
+    view->addAction(tr("&Contention"), QKeySequence(tr("Ctrl+7")), this,
+                    [this] { setView(QStringLiteral("contention")); });
     view->addSeparator();
     view->addAction(tr("&Fit to window"), QKeySequence(tr("F")), this, [this] {
         split_->fitToWindow();
@@ -251,6 +254,8 @@ bool MainWindow::setView(const QString& name) {
         tabs_->setCurrentWidget(replayPage_);
     else if (name == QLatin1String("topology"))
         tabs_->setCurrentWidget(topology_);
+    else if (name == QLatin1String("contention"))
+        tabs_->setCurrentWidget(contentionPage_);
     else
         return false;
     return true;

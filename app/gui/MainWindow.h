@@ -11,6 +11,7 @@
 
 #include <QTimer>
 #include "AnimationController.h"
+#include "ContentionController.h"
 #include "SweepController.h"
 #include "session/Scenario.h"
 #include "TimelineController.h"
@@ -18,6 +19,8 @@
 #include "session/WalkPlayer.h"
 #include "trace/Bookmarks.h"
 #include "trace/TraceCursor.h"
+#include "views/ContentionControls.h"
+#include "views/ContentionView.h"
 #include "views/PageAxis.h"
 #include "views/ParamsPanel.h"
 #include "views/ReplayControls.h"
@@ -124,6 +127,17 @@ public:
     QLabel* captionLabel() const { return caption_; }
     QLabel* sweepSummary() const { return sweepSummary_; }
 
+    // The contention tab: two policies live side by side, simulated on a worker thread.
+    bool startContention();
+    // For --screenshot and tests: the same two runs advanced here, on this thread, to `until`
+    // (simulated ns) in `frames` evenly spaced snapshots (the lanes' history).
+    bool runContentionFor(sim::Time until, int frames);
+    ContentionController* contention() const { return contention_; }
+    views::ContentionControls* contentionControls() const { return contentionControls_; }
+    views::ContentionView* contentionView(int side) const { return contentionViews_[side]; }
+    views::TreeView* contentionTree(int side) const { return contentionTrees_[side]; }
+    QWidget* contentionPage() const { return contentionPage_; }
+
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -149,6 +163,9 @@ private:
     void insertDialog();
     void buildThroughputTab();
     void buildReplayTab();
+    void buildContentionTab();
+    bool contentionConfig(live::LiveConfig& config);
+    void showContention(const live::LiveSnapshot& s);
     void showSweepHeat(const std::vector<sim::SimResult>& runs);
     void refreshReplay();
     void saveBookmarks();
@@ -206,6 +223,13 @@ private:
     QToolBar* captionBar_ = nullptr;
     QLabel* caption_ = nullptr;
     QLabel* sweepSummary_ = nullptr;
+    QWidget* contentionPage_ = nullptr;
+    views::ContentionControls* contentionControls_ = nullptr;
+    views::ContentionView* contentionViews_[2] = {nullptr, nullptr};
+    views::TreeView* contentionTrees_[2] = {nullptr, nullptr};
+    ContentionController* contention_ = nullptr;
+    std::shared_ptr<const session::DrawTree> contentionTreeShown_[2];
+    QString contentionTopology_;  // the copies were last set for this topology
 };
 
 }  // namespace immap::gui

@@ -365,6 +365,20 @@ bool Simulator::runUntil(Time until) {
     return until < d_->end;
 }
 
+Time Simulator::nextEventTime() const {
+    return d_->queue.empty() ? d_->end : std::min(d_->queue.nextTime(), d_->end);
+}
+
+bool Simulator::step() {
+    if (d_->queue.empty() || d_->queue.nextTime() > d_->end) return false;
+    d_->handle(d_->queue.pop());
+    return true;
+}
+
+std::uint64_t Simulator::eventsHandled() const {
+    return d_->queue.scheduledCount() - d_->queue.size();
+}
+
 SimResult Simulator::run() {
     runUntil(std::numeric_limits<Time>::max() / 4);
     return d_->result(d_->end);

@@ -95,6 +95,12 @@ public:
     // Processes every event up to `until` (capped at endTime()). False once the run is over.
     bool runUntil(Time until);
     SimResult run();
+    // For live views that advance one event at a time: the time of the next event to handle
+    // (endTime() when nothing is left before the end), handling exactly that one event (false
+    // when the run is over), and how many events have been handled so far.
+    Time nextEventTime() const;
+    bool step();
+    std::uint64_t eventsHandled() const;
 
     Time now() const;
     // When the run ends: the warm-up's end + the duration. The warm-up lasts until every copy

@@ -1,0 +1,94 @@
+#pragma once
+// The live state of one run, fed event by event (a SimObserver): each copy working, waiting
+// (for which lock, read or write) or holding (which lock); each lock's holders and its queue in
+// arrival order; execs completed and a running execs/s over a sliding window of simulated time;
+// and every file's trees, rebuilt from the same insert and remove events (so they are the
+// simulator's trees node for node). Only the VMAs in a tree are kept: a live run may go on for
+// hours, so memory must not grow with the VMAs ever created (a TraceReplay keeps a slot per VMA
+// id). Events that come before begin() (the simulator's set-up, emitted while it is being built)
+// wait in memory until then.
+
+#include <deque>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "itree/IntervalTree.h"
+
+#include "live/LiveSnapshot.h"
+#include "sim/Simulator.h"
+#include "trace/TraceHeader.h"
+
+namespace immap::live {
+
+class LiveState final : public sim::SimObserver {
+public:
+    // rateWindow: the span of simulated time the running execs/s is taken over.
+    explicit LiveState(sim::Time rateWindow = 10'000'000);
+    LiveState(const trace::TraceHeader& header, sim::Time rateWindow = 10'000'000);
+    ~LiveState() override;
+    LiveState(const LiveState&) = delete;
+    LiveState& operator=(const LiveState&) = delete;
+
+    // Names the copies' CPUs and nodes, the locks and files; applies what was buffered.
+    void begin(const trace::TraceHeader& header);
+    void onEvent(const sim::SimEvent& e) override;
+
+    // Which tree snapshot() draws: a file by name (none when absent) and a tree slot.
+    void chooseTree(const std::string& file, int tree);
+    // The state at simulated time `now` (which sets the rate window's end). withTree: draw the
+    // chosen tree again if it changed since the last snapshot (else the last drawing is reused).
+    RunSnapshot snapshot(sim::Time now, bool withTree);
+
+    // Queries, for tests and the snapshot.
+    struct AgentState {
+        int waiting = -1;  // lock index
+        bool waitRead = false;
+        std::vector<std::pair<int, bool>> held;  // (lock, read) in acquisition order
+    };
+    const AgentState& agent(int id) const;
+    const LockQueue& lock(int index) const { return locks_.at(static_cast<std::size_t>(index)); }
+    std::size_t lockCount() const { return locks_.size(); }
+    Lane laneOfCopy(int copy) const;
+    std::uint64_t execs() const { return execs_; }
+    double execsPerSecond(sim::Time now) const;
+    std::size_t treeCount(int file) const;
+    const itree::IntervalTree* tree(int file, int tree) const;
+    std::size_t liveVmas() const { return vmas_.size(); }
+    const trace::TraceHeader& header() const { return header_; }
+    const std::string& error() const { return error_; }
+
+private:
+    void apply(const sim::SimEvent& e);
+    AgentState& agentMut(int id);
+    static void eraseAgent(std::vector<QueueEntry>& v, int agent);
+
+    trace::TraceHeader header_;
+    bool begun_ = false;
+    std::vector<sim::SimEvent> pending_;
+    struct TreeVma : itree::Node {
+        std::uint32_t id = 0;
+        int file = -1;
+        int tree = -1;
+        int home = 0;
+        std::int32_t owner = -1;
+    };
+    void treeEvent(const sim::SimEvent& e);
+    std::vector<std::vector<std::unique_ptr<itree::IntervalTree>>> trees_;  // [file][tree]
+    std::unordered_map<std::uint32_t, std::unique_ptr<TreeVma>> vmas_;      // in a tree, by id
+    std::vector<AgentState> agents_;
+    std::vector<LockQueue> locks_;
+    sim::Time rateWindow_;
+    sim::Time firstTime_ = -1;
+    std::deque<sim::Time> recentExecs_;
+    std::uint64_t execs_ = 0;
+    int treeFile_ = -1;
+    int treeIndex_ = 0;
+    std::uint64_t treeChanges_ = 0;
+    std::uint64_t drawnChanges_ = ~std::uint64_t{0};
+    std::shared_ptr<const session::DrawTree> drawn_;
+    std::string error_;
+};
+
+}  // namespace immap::live

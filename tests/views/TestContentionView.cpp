@@ -1,0 +1,171 @@
+// The contention view, offscreen: on the 12-node sample's 384 lanes (a live run of both
+// policies) every lane's newest history column has the colour of its snapshot state (waiting
+// where the snapshot says the CPU waits), its chip the colour of its lock, lanes are grouped
+// per node in order with a gap between nodes; on a hand-made snapshot each lock's queue is
+// drawn holder first then the waiting CPUs in arrival order; a click names the lane's CPU.
+#include <QImage>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "Suites.h"
+#include "live/LiveDriver.h"
+#include "topology/Topology.h"
+#include "views/ContentionView.h"
+
+using namespace immap;
+using views::ContentionView;
+
+namespace {
+
+const topology::Topology& numa12() {
+    static const topology::Topology t =
+        topology::Topology::fromSpec("synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32");
+    return t;
+}
+
+QColor at(const QImage& img, QPoint p) {
+    return img.pixelColor(p);
+}
+
+bool same(const QColor& a, const QColor& b) {
+    return a.rgb() == b.rgb();
+}
+
+live::LiveSnapshot liveRun() {
+    live::LiveConfig c;
+    c.topology = &numa12();
+    mapping::Policy a, b;
+    std::string error;
+    mapping::Policy::parse("single", a, error);
+    mapping::Policy::parse("split-locks", b, error);
+    c.policies = {a, b};
+    c.copies = 384;
+    live::LiveDriver d(c);
+    d.advanceTo(1'500'000);
+    return d.snapshot(false);
+}
+
+}  // namespace
+
+class TestContentionView : public QObject {
+    Q_OBJECT
+
+private slots:
+    void lanesShowTheSnapshotOn384Cpus() {
+        const live::LiveSnapshot s = liveRun();
+        for (const live::RunSnapshot& run : s.runs) {
+            QCOMPARE(run.lanes.size(), std::size_t{384});
+            ContentionView v;
+            v.resize(900, 1000);
+            v.setSnapshot(run, s.now);
+            const QImage img = v.grab().toImage();
+            int waiting = 0;
+            for (int i = 0; i < 384; ++i) {
+                const live::Lane& l = run.lanes[static_cast<std::size_t>(i)];
+                const QRect r = v.laneRect(i);
+                QVERIFY(r.height() >= 2);
+                const QPoint newest(r.right() - 1, r.top() + r.height() / 2);
+                const QColor want =
+                    l.state == live::LaneState::Waiting   ? ContentionView::waitingColor()
+                    : l.state == live::LaneState::Holding ? ContentionView::holdingColor()
+                                                          : ContentionView::workingColor();
+                QVERIFY2(same(at(img, newest), want),
+                         qPrintable(QStringLiteral("lane %1 (CPU %2, %3)")
+                                        .arg(i)
+                                        .arg(l.cpu)
+                                        .arg(live::laneStateName(l.state))));
+                const QRect chip = v.chipRect(i);
+                const QPoint c(chip.center().x(), r.top() + r.height() / 2);
+                if (l.state == live::LaneState::Working) {
+                    QVERIFY(!same(at(img, c), ContentionView::lockColor(0)));
+                } else {
+                    QVERIFY(same(at(img, c), ContentionView::lockColor(l.lock)));
+                    waiting += l.state == live::LaneState::Waiting;
+                }
+            }
+            QVERIFY2(waiting > 0, "384 copies started together must queue somewhere");
+            // Grouped per node in order: lane i is node i / 32, below the lane before it,
+            // with a gap of background (no lane colour) between two nodes.
+            for (int i = 1; i < 384; ++i) {
+                QCOMPARE(run.lanes[static_cast<std::size_t>(i)].node, i / 32);
+                QVERIFY(v.laneRect(i).top() > v.laneRect(i - 1).top());
+                if (i % 32 == 0) {
+                    const int y = v.laneRect(i - 1).bottom() + 1;
+                    QVERIFY(v.laneRect(i).top() > y);
+                    const QColor gap = at(img, QPoint(v.laneRect(i).center().x(), y));
+                    QVERIFY(!same(gap, ContentionView::waitingColor()) &&
+                            !same(gap, ContentionView::holdingColor()) &&
+                            !same(gap, ContentionView::workingColor()));
+                }
+            }
+        }
+    }
+
+    // History: the newest column on the right; the previous snapshot's state one column left.
+    void historyScrollsLeft() {
+        live::RunSnapshot r;
+        r.locks = {{"libc.so.6", 0, {}, {}}};
+        r.lanes = {{3, 0, live::LaneState::Waiting, 0, false, 1}};
+        ContentionView v;
+        v.resize(960, 400);
+        v.setSnapshot(r, 10);
+        r.lanes[0].state = live::LaneState::Working;
+        r.lanes[0].lock = -1;
+        v.setSnapshot(r, 20);
+        const QImage img = v.grab().toImage();
+        const QRect lane = v.laneRect(0);
+        const double column = lane.width() / double(ContentionView::kHistory);
+        const int y = lane.center().y();
+        QVERIFY(same(at(img, QPoint(lane.right(), y)), ContentionView::workingColor()));
+        QVERIFY(same(at(img, QPoint(lane.right() - qRound(column), y)),
+                     ContentionView::waitingColor()));
+        QVERIFY(!same(at(img, QPoint(int(lane.right() - 3 * column), y)),
+                      ContentionView::waitingColor()));
+    }
+
+    void queueDrawnHolderThenWaitersInOrder() {
+        live::RunSnapshot r;
+        live::LockQueue q{"libc.so.6", 0, {{0, 7, false}}, {{1, 9, false}, {2, 11, false}}};
+        r.locks = {q, {"ld.so", 1, {}, {}}};
+        r.lanes = {{7, 0, live::LaneState::Holding, 0, false, 1},
+                   {9, 0, live::LaneState::Waiting, 0, false, 1},
+                   {11, 0, live::LaneState::Waiting, 0, false, 1}};
+        ContentionView v;
+        v.resize(900, 500);
+        v.setSnapshot(r, 100);
+        const QImage img = v.grab().toImage();
+        const QRect row = v.queueRect(0);
+        QVERIFY(!row.isNull());
+        // Walk the row's boxes left to right: one holder box (the lock's colour, darkened for a
+        // writer), then exactly two waiting boxes.
+        std::vector<char> seq;
+        const int y = row.top() + 1;  // the boxes' top line, above their CPU numbers
+        for (int x = row.left() + 150; x < row.right(); ++x) {
+            const QColor c = at(img, QPoint(x, y));
+            const char k = same(c, ContentionView::lockColor(0).darker(130)) ? 'H'
+                           : same(c, ContentionView::waitingColor())         ? 'W'
+                                                                             : '.';
+            if (k != '.' && (seq.empty() || seq.back() != k || at(img, QPoint(x - 1, y)) != c))
+                seq.push_back(k);
+        }
+        QCOMPARE(QString::fromLatin1(seq.data(), int(seq.size())), QStringLiteral("HWW"));
+        QVERIFY(v.queueRect(1).isValid());  // an idle lock still gets its row when all fit
+    }
+
+    void clickNamesTheCpu() {
+        live::RunSnapshot r;
+        r.locks = {{"libc.so.6", 0, {}, {}}};
+        r.lanes = {{3, 0, live::LaneState::Working, -1, false, 1},
+                   {40, 1, live::LaneState::Working, -1, false, 1}};
+        ContentionView v;
+        v.resize(800, 400);
+        v.setSnapshot(r, 1);
+        QSignalSpy spy(&v, &ContentionView::laneClicked);
+        QTest::mouseClick(&v, Qt::LeftButton, {}, v.laneRect(1).center());
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toUInt(), 40u);
+    }
+};
+
+IMMAP_TEST_SUITE(TestContentionView);
+#include "TestContentionView.moc"
