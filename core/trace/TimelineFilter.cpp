@@ -84,12 +84,15 @@ std::vector<std::string> TimelineFilter::describe(const Timeline& t) const {
     std::vector<std::string> out;
     for (const FilterItem& i : items_) {
         switch (i.type) {
-            case FilterItem::Lock:
-                out.push_back("lock " + (i.value >= 0 && static_cast<std::size_t>(i.value) <
-                                                             t.lockNames().size()
-                                             ? t.lockNames()[static_cast<std::size_t>(i.value)]
-                                             : "#" + std::to_string(i.value)));
-                break;
+            case FilterItem::Lock: {
+                // Appended: GCC 12 warns falsely (-Wrestrict) on "literal" + std::string&&.
+                std::string text = "lock ";
+                if (i.value >= 0 && static_cast<std::size_t>(i.value) < t.lockNames().size())
+                    text += t.lockNames()[static_cast<std::size_t>(i.value)];
+                else
+                    text += '#' + std::to_string(i.value);
+                out.push_back(std::move(text));
+            } break;
             case FilterItem::Cpu:
                 out.push_back("CPU " + std::to_string(i.value));
                 break;
