@@ -13,8 +13,8 @@
 #include "AnimationController.h"
 #include "ContentionController.h"
 #include "SweepController.h"
-#include "session/Scenario.h"
 #include "TimelineController.h"
+#include "session/Scenario.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
 #include "trace/Bookmarks.h"
@@ -174,7 +174,7 @@ private:
     void reportSkipped(const QString& spec);
     void applyScenarioSweep(sim::SweepConfig& config) const;
     QWidget* buildTimeline(QWidget* parent);
-    void openTimeline(const QString& path);
+    static std::vector<std::pair<int, int>> traceCpuNodes(const std::string& topologySpec);
 
     session::Session session_;
     bool persist_;

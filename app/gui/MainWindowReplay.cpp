@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "BusyTask.h"
 #include "MainWindow.h"
 #include "sim/Simulator.h"
 #include "trace/TraceError.h"
@@ -118,23 +119,44 @@ void MainWindow::buildReplayTab() {
 bool MainWindow::openTrace(const QString& path) {
     std::unique_ptr<trace::TraceCursor> cursor;
     std::vector<trace::Bookmark> marks;
-    QApplication::setOverrideCursor(Qt::WaitCursor);
+    std::shared_ptr<trace::Timeline> timeline;
+    QString timelineError;
+    // Reading a trace of millions of events takes seconds: on a worker, with a Cancel button.
+    bool finished = false;
     try {
-        cursor = std::make_unique<trace::TraceCursor>(path.toStdString());
-        marks = trace::Bookmarks::load(trace::Bookmarks::sidecarPath(path.toStdString()));
+        finished = BusyTask::run(
+            this, tr("Reading the trace %1...").arg(QFileInfo(path).fileName()),
+            [&](const std::atomic<bool>& cancel) {
+                cursor = std::make_unique<trace::TraceCursor>(path.toStdString());
+                marks = trace::Bookmarks::load(trace::Bookmarks::sidecarPath(path.toStdString()));
+                if (cancel) return;
+                try {
+                    timeline = TimelineController::build(
+                        path.toStdString(), traceCpuNodes(cursor->header().topology), &cancel);
+                } catch (const trace::TraceError& e) {
+                    // The replay still works without its timeline.
+                    timelineError = QString::fromStdString(e.what());
+                }
+            },
+            !headless_);
     } catch (const trace::TraceError& e) {
-        QApplication::restoreOverrideCursor();
         showError(tr("Cannot open the trace"), QString::fromStdString(e.what()));
         return false;
     }
-    QApplication::restoreOverrideCursor();
+    if (!finished) {
+        statusBar()->showMessage(tr("Opening %1 cancelled.").arg(path), 6000);
+        return false;
+    }
     replayTimer_->stop();
     cursor_ = std::move(cursor);
     tracePath_ = path;
     bookmarks_ = std::move(marks);
     replayFile_ = 0;
     replayTreeIndex_ = 0;
-    openTimeline(path);
+    if (timeline)
+        timeline_->setTimeline(std::move(timeline));
+    else
+        showError(tr("Cannot build the timeline"), timelineError);
     QStringList files, trees;
     for (const std::string& f : cursor_->header().files)
         files << QString::fromStdString(f);
@@ -239,7 +261,7 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
     const QFileInfo target(path);
     QTemporaryFile tmp(target.absolutePath() + QStringLiteral("/.") + target.fileName() +
                        QStringLiteral(".recording-XXXXXX"));
-    QApplication::setOverrideCursor(Qt::WaitCursor);
+    bool finished = false;
     try {
         if (!tmp.open())
             throw trace::TraceError(path.toStdString(), 0,
@@ -250,23 +272,33 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
                                            : QFile::ReadOwner | QFile::WriteOwner |
                                                  QFile::ReadGroup | QFile::ReadOther);
         tmp.close();
-        trace::TraceWriter w(tmp.fileName().toStdString());
-        c.observer = &w;
-        sim::Simulator s(c);
-        w.start(trace::headerFor(c, s));
-        s.run();
-        w.close();
+        // Simulating hundreds of copies takes seconds: on a worker, in 1 ms slices of
+        // simulated time so that Cancel stops it (the old file then stays as it was).
+        finished = BusyTask::run(
+            this, tr("Recording %1 copies under %2...").arg(c.copies).arg(policy),
+            [&](const std::atomic<bool>& cancel) {
+                trace::TraceWriter w(tmp.fileName().toStdString());
+                c.observer = &w;
+                sim::Simulator s(c);
+                w.start(trace::headerFor(c, s));
+                for (sim::Time t = 1'000'000; s.runUntil(t); t += 1'000'000)
+                    if (cancel) return;
+                w.close();
+            },
+            !headless_);
+        if (!finished) {
+            statusBar()->showMessage(tr("Recording cancelled; %1 is unchanged.").arg(path), 6000);
+            return false;
+        }
         if (std::rename(QFile::encodeName(tmp.fileName()).constData(),
                         QFile::encodeName(path).constData()) != 0)
             throw trace::TraceError(path.toStdString(), 0,
                                     std::string("cannot save: ") + std::strerror(errno));
         tmp.setAutoRemove(false);  // it is the trace now
     } catch (const std::exception& e) {
-        QApplication::restoreOverrideCursor();
         showError(tr("Cannot record"), QString::fromUtf8(e.what()));
         return false;
     }
-    QApplication::restoreOverrideCursor();
     return openTrace(path);
 }
 

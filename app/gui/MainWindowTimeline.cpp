@@ -2,7 +2,6 @@
 // TimelineView), the statistics, filters and inspector beside them (views/TimelinePanel), wired
 // by TimelineController. Clicking an event can seek the replay to it; the replay's position
 // and the bookmarks are drawn on the timeline.
-#include <QApplication>
 #include <QFileDialog>
 #include <QScrollArea>
 #include <QSettings>
@@ -47,11 +46,10 @@ QWidget* MainWindow::buildTimeline(QWidget* parent) {
     return split;
 }
 
-void MainWindow::openTimeline(const QString& path) {
+std::vector<std::pair<int, int>> MainWindow::traceCpuNodes(const std::string& spec) {
     // CPUs the copies do not sit on (walkers run anywhere) get their node from the trace's
-    // topology when it can be loaded without the live host.
+    // topology when it can be loaded without the live host. Runs on the loading thread.
     std::vector<std::pair<int, int>> cpuNodes;
-    const std::string spec = cursor_->header().topology;
     if (!spec.empty() && spec.rfind("host", 0) != 0) {
         try {
             const topology::Topology topo = topology::Topology::fromSpec(spec);
@@ -61,14 +59,7 @@ void MainWindow::openTimeline(const QString& path) {
             // The header's copy placement is enough to draw; unknown CPUs go under "node ?".
         }
     }
-    QApplication::setOverrideCursor(Qt::WaitCursor);
-    try {
-        timeline_->open(path.toStdString(), cpuNodes);
-        QApplication::restoreOverrideCursor();
-    } catch (const trace::TraceError& e) {
-        QApplication::restoreOverrideCursor();
-        showError(tr("Cannot build the timeline"), QString::fromStdString(e.what()));
-    }
+    return cpuNodes;
 }
 
 bool MainWindow::exportTimeline(const QString& path) {

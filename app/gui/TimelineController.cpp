@@ -47,13 +47,26 @@ TimelineController::TimelineController(views::TimelineView* view, views::Timelin
 
 void TimelineController::open(const std::string& path,
                               const std::vector<std::pair<int, int>>& cpuNodes) {
+    setTimeline(build(path, cpuNodes));
+}
+
+std::shared_ptr<trace::Timeline> TimelineController::build(
+    const std::string& path, const std::vector<std::pair<int, int>>& cpuNodes,
+    const std::atomic<bool>* cancel) {
     trace::TraceReader reader(path);
     trace::Timeline::Builder b(reader.header());
     b.setCpuNodes(cpuNodes);
     sim::SimEvent e;
-    while (reader.next(e))
+    std::uint64_t n = 0;
+    while (reader.next(e)) {
         b.add(e);
-    timeline_ = std::make_shared<trace::Timeline>(b.finish());
+        if (cancel && (++n & 0xffff) == 0 && *cancel) return nullptr;
+    }
+    return std::make_shared<trace::Timeline>(b.finish());
+}
+
+void TimelineController::setTimeline(std::shared_ptr<trace::Timeline> timeline) {
+    timeline_ = std::move(timeline);
     filter_.clear();
     selection_.reset();
     view_->setTimeline(timeline_);

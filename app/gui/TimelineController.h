@@ -4,6 +4,7 @@
 // here from the selection and the filter only, so the one can never change the other.
 
 #include <QObject>
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -25,6 +26,12 @@ public:
     // Reads the trace at `path` (again) into a timeline; cpuNodes adds CPUs the header does
     // not place. Throws trace::TraceError for an unreadable file.
     void open(const std::string& path, const std::vector<std::pair<int, int>>& cpuNodes);
+    // The same in two halves: the reading, safe on any thread (null if `cancel` was raised),
+    // and the showing, on the GUI thread.
+    static std::shared_ptr<trace::Timeline> build(const std::string& path,
+                                                  const std::vector<std::pair<int, int>>& cpuNodes,
+                                                  const std::atomic<bool>* cancel = nullptr);
+    void setTimeline(std::shared_ptr<trace::Timeline> timeline);
     // Bookmarks count events applied; each is drawn at the time of the last one.
     void setBookmarks(const std::vector<trace::Bookmark>& marks);
     void setReplayPosition(std::uint64_t applied);

@@ -1,15 +1,20 @@
 // The window's replay tab: a simulation recorded from the window opens for replay; the
 // scrubber seeks and the drawn tree is the replay's tree at that event (node for node); the
 // chosen file and tree switch what is drawn; bookmarks are kept beside the trace and survive
-// reopening; a broken trace gives a dialog naming the line and shows what came before.
+// reopening; a broken trace gives a dialog naming the line and shows what came before; a large
+// trace is read (and a recording simulated) on a worker while the window's event loop runs,
+// and Cancel keeps the old trace and the old file.
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QListWidget>
 #include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
 #include <QSlider>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include "MainWindow.h"
 #include "Suites.h"
@@ -104,6 +109,58 @@ private slots:
         QVERIFY2(box->text().contains(bad + ":51:"), qPrintable(box->text()));
         box->close();
         QVERIFY(!w.openTrace(dir.filePath("missing.trace")));
+    }
+
+    void loadingRunsOffTheGuiThreadAndCancels() {
+        QTemporaryDir dir;
+        const QString small = dir.filePath("small.trace");
+        const QString big = dir.filePath("big.trace");
+        gui::MainWindow w(false);
+        w.loadDefault();
+        QVERIFY(w.recordTrace(small, "single", 4, 2));
+        const std::uint64_t smallEvents = w.traceCursor()->events();
+        QVERIFY(w.recordTrace(big, "split-locks", 96, 10));
+        const std::uint64_t bigEvents = w.traceCursor()->events();
+        QVERIFY(bigEvents > 100000);
+        QVERIFY(w.openTrace(small));
+
+        // While the big trace loads, the window's own event loop keeps running: a timer ticks.
+        int ticks = 0;
+        QTimer tick;
+        connect(&tick, &QTimer::timeout, [&] { ++ticks; });
+        tick.start(1);
+        QVERIFY(w.openTrace(big));
+        tick.stop();
+        QVERIFY2(ticks > 0, "the GUI thread was blocked for the whole load");
+        QCOMPARE(w.traceCursor()->events(), bigEvents);
+        QVERIFY(w.timeline()->timeline());
+        QCOMPARE(static_cast<std::uint64_t>(w.timeline()->timeline()->eventCount()), bigEvents);
+
+        // Cancel as soon as the load starts: the small trace stays, timeline and all.
+        QVERIFY(w.openTrace(small));
+        const auto cancelLoad = [&w] {
+            auto* progress = w.findChild<QProgressDialog*>();
+            QVERIFY(progress);
+            auto* button = progress->findChild<QPushButton*>();
+            QVERIFY(button);
+            button->click();
+        };
+        QTimer::singleShot(0, &w, cancelLoad);
+        QVERIFY(!w.openTrace(big));
+        QCOMPARE(w.traceCursor()->events(), smallEvents);
+        QCOMPARE(static_cast<std::uint64_t>(w.timeline()->timeline()->eventCount()), smallEvents);
+
+        // Cancel a recording over the big trace: the file is as it was, the small trace shown.
+        QFile before(big);
+        QVERIFY(before.open(QIODevice::ReadOnly));
+        const QByteArray bytes = before.readAll();
+        before.close();
+        QTimer::singleShot(0, &w, cancelLoad);
+        QVERIFY(!w.recordTrace(big, "split-locks", 96, 10));
+        QFile after(big);
+        QVERIFY(after.open(QIODevice::ReadOnly));
+        QVERIFY(after.readAll() == bytes);
+        QCOMPARE(w.traceCursor()->events(), smallEvents);
     }
 };
 
