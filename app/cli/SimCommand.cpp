@@ -214,15 +214,9 @@ int simulateCommand(const QStringList& args) {
         cfg.recipe = c.recipe ? &*c.recipe : nullptr;
         cfg.walkersPerSecond = c.walkers;
         cfg.params = c.params;
-        std::unique_ptr<trace::TraceWriter> writer;
-        if (p.isSet("trace")) {
-            writer = std::make_unique<trace::TraceWriter>(p.value("trace").toStdString());
-            cfg.observer = writer.get();
-        }
-        sim::Simulator simulator(cfg);
-        if (writer) writer->start(trace::headerFor(cfg, simulator));
-        const sim::SimResult r = simulator.run();
-        if (writer) writer->close();
+        const sim::SimResult r = p.isSet("trace")
+                                     ? *trace::recordRun(cfg, p.value("trace").toStdString())
+                                     : sim::Simulator(cfg).run();
         if (p.isSet("json")) {
             std::cout << r.toJson(true);
         } else {

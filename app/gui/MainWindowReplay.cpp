@@ -272,18 +272,12 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
                                            : QFile::ReadOwner | QFile::WriteOwner |
                                                  QFile::ReadGroup | QFile::ReadOther);
         tmp.close();
-        // Simulating hundreds of copies takes seconds: on a worker, in 1 ms slices of
-        // simulated time so that Cancel stops it (the old file then stays as it was).
+        // Simulating hundreds of copies takes seconds: on a worker, in slices so that Cancel
+        // stops it (the old file then stays as it was).
         finished = BusyTask::run(
             this, tr("Recording %1 copies under %2...").arg(c.copies).arg(policy),
             [&](const std::atomic<bool>& cancel) {
-                trace::TraceWriter w(tmp.fileName().toStdString());
-                c.observer = &w;
-                sim::Simulator s(c);
-                w.start(trace::headerFor(c, s));
-                for (sim::Time t = 1'000'000; s.runUntil(t); t += 1'000'000)
-                    if (cancel) return;
-                w.close();
+                trace::recordRun(c, tmp.fileName().toStdString(), &cancel);
             },
             !headless_);
         if (!finished) {

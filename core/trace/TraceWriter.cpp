@@ -80,4 +80,19 @@ TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim) {
     return h;
 }
 
+std::optional<sim::SimResult> recordRun(sim::SimConfig config, const std::string& path,
+                                        const std::atomic<bool>* cancel) {
+    TraceWriter w(path);
+    config.observer = &w;
+    sim::Simulator s(config);
+    w.start(headerFor(config, s));
+    if (cancel) {
+        for (sim::Time t = 1'000'000; s.runUntil(t); t += 1'000'000)
+            if (*cancel) return std::nullopt;
+    }
+    const sim::SimResult r = s.run();
+    w.close();
+    return r;
+}
+
 }  // namespace immap::trace

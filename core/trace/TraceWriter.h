@@ -4,7 +4,9 @@
 // complete line. Events that arrive before start() (a simulation's set-up, emitted while the
 // Simulator is built and before its lock names are known) wait in memory until then.
 
+#include <atomic>
 #include <cstdio>
+#include <optional>
 #include <string>
 
 #include "sim/Simulator.h"
@@ -41,5 +43,12 @@ private:
 
 // The header for a simulation about to be recorded.
 TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim);
+
+// Runs `config` to its end recorded to `path` (its observer is replaced by the writer) and
+// returns the run's result. With `cancel`, the run goes in 1 ms slices of simulated time and
+// stops when the flag is raised: nullopt, and `path` holds a trace cut short. Throws
+// TraceError when `path` cannot be written.
+std::optional<sim::SimResult> recordRun(sim::SimConfig config, const std::string& path,
+                                        const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace immap::trace

@@ -16,8 +16,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "sim/Simulator.h"
-#include "topology/Topology.h"
+#include "BenchTrace.h"
 #include "trace/RangeStats.h"
 #include "trace/Timeline.h"
 #include "trace/TraceReader.h"
@@ -60,23 +59,7 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "run.trace").string();
 
-    const topology::Topology topo = topology::Topology::fromSpec(
-        std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
-    sim::SimConfig c;
-    c.topology = &topo;
-    std::string error;
-    mapping::Policy::parse("split-locks", c.policy, error);
-    c.copies = quick ? 32 : 384;
-    c.durationMs = quick ? 5 : 30;
-    c.walkersPerSecond = 1000;
-    {
-        trace::TraceWriter w(path);
-        c.observer = &w;
-        sim::Simulator s(c);
-        w.start(trace::headerFor(c, s));
-        s.run();
-        w.close();
-    }
+    const std::string what = bench::recordBenchTrace(path, quick);
 
     // Baseline: the events, read and parsed.
     auto t0 = Clock::now();
@@ -121,9 +104,8 @@ int main(int argc, char** argv) {
     v.setVisibleRange(mid - w / 2, mid + w / 2);
     const double zoomed = paintMs(v, runs);
 
-    std::printf("trace: %zu events, %zu spans, %zu lanes (%s, %u copies, %.0f ms)\n", events.size(),
-                timeline->spanCount(), timeline->lanes().size(), c.policy.name().c_str(), c.copies,
-                c.durationMs);
+    std::printf("trace: %zu events, %zu spans, %zu lanes (%s)\n", events.size(),
+                timeline->spanCount(), timeline->lanes().size(), what.c_str());
     std::printf("read and parse      %8.3f s  %6.2f M events/s  (baseline)\n", read,
                 static_cast<double>(events.size()) / read / 1e6);
     std::printf("build the timeline  %8.3f s  %6.2f M events/s  ratio to reading %.2f\n", build,

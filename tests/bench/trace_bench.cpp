@@ -16,8 +16,7 @@
 #include <sstream>
 #include <vector>
 
-#include "sim/Simulator.h"
-#include "topology/Topology.h"
+#include "BenchTrace.h"
 #include "trace/BpftraceImport.h"
 #include "trace/TraceCursor.h"
 #include "trace/TraceReader.h"
@@ -49,23 +48,7 @@ int main(int argc, char** argv) {
     std::filesystem::create_directories(dir);
     const std::string path = (dir / "run.trace").string();
 
-    const topology::Topology topo = topology::Topology::fromSpec(
-        std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
-    sim::SimConfig c;
-    c.topology = &topo;
-    std::string error;
-    mapping::Policy::parse("split-locks", c.policy, error);
-    c.copies = quick ? 32 : 384;
-    c.durationMs = quick ? 5 : 30;
-    c.walkersPerSecond = 1000;
-    {
-        trace::TraceWriter w(path);
-        c.observer = &w;
-        sim::Simulator s(c);
-        w.start(trace::headerFor(c, s));
-        s.run();
-        w.close();
-    }
+    const std::string what = bench::recordBenchTrace(path, quick);
     const auto bytes = std::filesystem::file_size(path);
 
     // Baseline: the bytes, read and split into lines.
@@ -112,9 +95,8 @@ int main(int argc, char** argv) {
     const double replay = secondsSince(t0);
     const double replayCpu = cpuSeconds() - cpu0;
 
-    std::printf("trace: %llu events, %.1f MB (%s, %u copies, %.0f ms)\n",
-                static_cast<unsigned long long>(events), static_cast<double>(bytes) / 1e6,
-                c.policy.name().c_str(), c.copies, c.durationMs);
+    std::printf("trace: %llu events, %.1f MB (%s)\n", static_cast<unsigned long long>(events),
+                static_cast<double>(bytes) / 1e6, what.c_str());
     std::printf("split into lines %8.3f s  %6.1f M lines/s  (baseline)\n", split,
                 static_cast<double>(lines) / split / 1e6);
     std::printf("read and parse   %8.3f s  %6.1f M events/s  ratio %.2f\n", read,

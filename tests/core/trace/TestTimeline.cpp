@@ -138,14 +138,7 @@ Recorded recordSmall(const char* policy, unsigned copies, double walkers) {
     c.copies = copies;
     c.durationMs = 2;
     c.walkersPerSecond = walkers;
-    {
-        TraceWriter w(path);
-        c.observer = &w;
-        sim::Simulator s(c);
-        w.start(headerFor(c, s));
-        s.run();
-        w.close();
-    }
+    recordRun(c, path);
     TraceReader r(path);
     Recorded out;
     out.header = r.header();

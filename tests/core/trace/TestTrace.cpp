@@ -61,13 +61,7 @@ sim::SimResult record(const std::string& path, const char* policy, unsigned copi
     c.copies = copies;
     c.durationMs = 10;
     c.walkersPerSecond = walkers;
-    TraceWriter w(path);
-    c.observer = &w;
-    sim::Simulator s(c);
-    w.start(headerFor(c, s));
-    const sim::SimResult r = s.run();
-    w.close();
-    return r;
+    return *recordRun(c, path);
 }
 
 sim::SimResult replay(const std::string& path) {
