@@ -57,8 +57,9 @@ TimelinePanel::TimelinePanel(QWidget* parent)
 
     auto* fbox = new QGroupBox(tr("Filters (change the statistics, not the view)"), this);
     auto* fl = new QVBoxLayout(fbox);
+    // Two short rows rather than one long one: the panel sits in a narrow, vertically scrolling
+    // column, and a row wider than it would be cut off at the right.
     auto* row = new QHBoxLayout;
-    row->addWidget(toSelection_);
     row->addWidget(type_);
     row->addWidget(value_, 1);
     row->addWidget(add_);
@@ -69,6 +70,7 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     filters_->setToolTip(tr("Active filters; Delete removes the chosen one"));
     fl->addWidget(filters_);
     auto* row2 = new QHBoxLayout;
+    row2->addWidget(toSelection_);
     row2->addStretch(1);
     row2->addWidget(remove_);
     row2->addWidget(clear_);
