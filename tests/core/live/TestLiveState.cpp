@@ -32,7 +32,7 @@ SimEvent ev(sim::Time t, SimEvent::Kind k, int agent, int lock = -1, bool read =
     e.time = t;
     e.kind = k;
     e.agent = agent;
-    e.cpu = agent < 3 ? cpus[agent] : 0;
+    e.cpu = agent >= 0 && agent < 3 ? cpus[agent] : 0;  // set-up events have agent -1
     e.lock = lock;
     e.file = lock;
     e.mode = read ? 1 : 0;
