@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "views/FontScale.h"
 #include "views/NodePalette.h"
 
 namespace immap::views {
@@ -110,6 +111,7 @@ QColor TimelineView::pointColor(int eventKind) {
 
 void TimelineView::setTimeline(std::shared_ptr<const Timeline> timeline) {
     timeline_ = std::move(timeline);
+    cache_ = QImage();  // a new timeline may sit where the old one was
     selection_.reset();
     highlight_.reset();
     cursor_.reset();
@@ -434,9 +436,22 @@ void TimelineView::paintEvent(QPaintEvent*) {
                    tr("No trace: File > Open trace, or File > Record a simulation"));
         return;
     }
-    p.fillRect(plot, Qt::white);
-    paintAxis(p, plot);
-    paintLanes(p, plot);
+    const qreal dpr = devicePixelRatioF();
+    const CacheKey key{timeline_.get(), from_,    to_, scroll_->value(),    laneH_,
+                       width(),         height(), dpr, font().pointSizeF(), fontScale()};
+    if (cache_.isNull() || key != cacheKey_) {
+        cache_ = QImage(size() * dpr, QImage::Format_ARGB32_Premultiplied);
+        cache_.setDevicePixelRatio(dpr);
+        cache_.fill(NodePalette::background());
+        QPainter c(&cache_);
+        c.setFont(font());
+        c.fillRect(plot, Qt::white);
+        paintAxis(c, plot);
+        paintLanes(c, plot);
+        cacheKey_ = key;
+    }
+    p.drawImage(QPointF(0, 0), cache_);
+    paintHighlight(p, plot);
     paintMarkers(p, plot);
 }
 
@@ -499,14 +514,6 @@ void TimelineView::paintLanes(QPainter& p, const QRectF& plot) {
             }
         }
     }
-    if (highlight_) {
-        const trace::TimelineSpan& s = timeline_->span(*highlight_);
-        const QRectF r = laneRect(s.lane);
-        p.setPen(QPen(Qt::black, 2));
-        p.setBrush(Qt::NoBrush);
-        p.drawRect(QRectF(xOfTime(s.start) - 1, r.top() - 1,
-                          std::max(2.0, xOfTime(s.end) - xOfTime(s.start) + 2), r.height() + 1));
-    }
     p.restore();
 
     // The gutter: node groups and, when there is room, CPU labels.
@@ -538,6 +545,19 @@ void TimelineView::paintLanes(QPainter& p, const QRectF& plot) {
                 }
         g = e + 1;
     }
+    p.restore();
+}
+
+void TimelineView::paintHighlight(QPainter& p, const QRectF& plot) {
+    if (!highlight_) return;
+    const trace::TimelineSpan& s = timeline_->span(*highlight_);
+    const QRectF r = laneRect(s.lane);
+    p.save();
+    p.setClipRect(plot);
+    p.setPen(QPen(Qt::black, 2));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(QRectF(xOfTime(s.start) - 1, r.top() - 1,
+                      std::max(2.0, xOfTime(s.end) - xOfTime(s.start) + 2), r.height() + 1));
     p.restore();
 }
 

@@ -3,7 +3,8 @@
 // then times: reading the events (the baseline), building the timeline from them, the range
 // statistics over the whole trace, and painting the timeline view offscreen at 1600x900 over
 // the full range and zoomed to 1% (the level of detail merges sub-pixel spans; target: a full
-// range paint well under 100 ms). Prints the figures and ratios to the baseline.
+// range paint well under 100 ms), and a repaint where only the replay cursor moved. Prints the
+// figures and ratios to the baseline.
 //   timeline_bench [--quick]
 #include <unistd.h>
 #include <QApplication>
@@ -32,11 +33,18 @@ double secondsSince(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-// Median milliseconds of `runs` paints of the whole widget into an image.
-double paintMs(views::TimelineView& v, int runs) {
+// Median milliseconds of `runs` paints of the whole widget into an image. Cold: the visible
+// range moves by 1 ns before each paint, so the view's cached lanes are drawn afresh (as on
+// every zoom or pan); warm: only the replay cursor moves, drawn over the cached lanes.
+double paintMs(views::TimelineView& v, int runs, bool cold) {
     QImage img(v.size(), QImage::Format_ARGB32_Premultiplied);
     std::vector<double> ms;
+    const trace::Time from = v.visibleFrom(), to = v.visibleTo();
     for (int i = 0; i < runs; ++i) {
+        if (cold)
+            v.setVisibleRange(from + (i % 2), to);
+        else
+            v.setCursorTime(from + (to - from) * (i + 1) / (runs + 1));
         const auto t0 = Clock::now();
         QPainter p(&img);
         v.render(&p);
@@ -90,7 +98,8 @@ int main(int argc, char** argv) {
     v.resize(1600, 900);
     v.setTimeline(timeline);
     const int runs = quick ? 3 : 15;
-    const double full = paintMs(v, runs);
+    const double full = paintMs(v, runs, true);
+    const double cursorOnly = paintMs(v, runs, false);
     std::size_t items = 0;
     const trace::Time res = std::max<trace::Time>(
         1, (v.visibleTo() - v.visibleFrom()) / static_cast<trace::Time>(v.plotArea().width()));
@@ -102,7 +111,7 @@ int main(int argc, char** argv) {
     const trace::Time mid = (timeline->begin() + timeline->end()) / 2;
     const trace::Time w = std::max<trace::Time>(2000, (timeline->end() - timeline->begin()) / 100);
     v.setVisibleRange(mid - w / 2, mid + w / 2);
-    const double zoomed = paintMs(v, runs);
+    const double zoomed = paintMs(v, runs, true);
 
     std::printf("trace: %zu events, %zu spans, %zu lanes (%s)\n", events.size(),
                 timeline->spanCount(), timeline->lanes().size(), what.c_str());
@@ -121,6 +130,8 @@ int main(int argc, char** argv) {
         full, runs, items, timeline->spanCount(),
         100.0 * static_cast<double>(items) / static_cast<double>(timeline->spanCount()));
     std::printf("paint 1600x900, 1%% of it    %7.1f ms median of %d\n", zoomed, runs);
+    std::printf("repaint, only the replay cursor moved (lanes cached) %7.1f ms median of %d\n",
+                cursorOnly, runs);
     std::filesystem::remove_all(dir);
     return 0;
 }

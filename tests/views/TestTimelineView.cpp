@@ -40,12 +40,17 @@ sim::SimEvent ev(Time t, K::Kind k, int agent, int cpu, int lock = -1, int mode 
 
 // CPU 0: exec 0-45 us, waits for lock 0 10-30 us (event 1), holds it 30-40 us; CPU 5 holds
 // lock 0 12-30 us; a walker on CPU 3 waits for lock 1 50-55 us and walks 55-70 us.
-std::shared_ptr<trace::Timeline> handTimeline() {
+trace::TraceHeader handHeader() {
     trace::TraceHeader h;
     h.files = {"libc.so.6"};
     h.locks = {{"libc.so.6 lock 0", 0}, {"libc.so.6 lock 1", 0}};
     h.copyCpus = {0, 5};
     h.copyNodes = {0, 1};
+    return h;
+}
+
+std::shared_ptr<trace::Timeline> handTimeline() {
+    const trace::TraceHeader h = handHeader();
     const std::vector<sim::SimEvent> events = {
         ev(0, K::ExecBegin, 0, 0),
         ev(10'000, K::LockWait, 0, 0, 0),
@@ -104,6 +109,36 @@ private slots:
         QCOMPARE(img.pixel(QPoint(static_cast<int>(v.xOfTime(45'000)) + 2,
                                   static_cast<int>(v.plotArea().top()) - 8)),
                  QColor(0x70, 0x48, 0xe8).rgb());
+    }
+
+    // The lanes are cached between paints: moving the replay cursor changes only the pixels
+    // around the cursor's line, and a new timeline is drawn, not the old one's picture.
+    void cachedLanesStayTrue() {
+        views::TimelineView v;
+        v.resize(800, 300);
+        v.setTimeline(handTimeline());
+        const QImage before = v.grab().toImage();
+        v.setCursorTime(Time{20'000});
+        const QImage after = v.grab().toImage();
+        const int x = static_cast<int>(v.xOfTime(20'000));
+        int changed = 0;
+        for (int y = 0; y < before.height(); ++y)
+            for (int i = 0; i < before.width(); ++i)
+                if (before.pixel(i, y) != after.pixel(i, y)) {
+                    QVERIFY2(std::abs(i - x) <= 3,
+                             qPrintable(QString("pixel %1,%2").arg(i).arg(y)));
+                    ++changed;
+                }
+        QVERIFY(changed > 0);  // the cursor is drawn
+        const int cpu0 = v.timeline()->laneOfCpu(0);
+        QCOMPARE(pixelAt(v, 35'000, cpu0), views::TimelineView::colorOf(SpanKind::Hold).rgb());
+
+        // Another timeline where CPU 0 is idle at 35 us: its pixel is no longer a hold.
+        v.setTimeline(std::make_shared<trace::Timeline>(trace::Timeline::fromEvents(
+            handHeader(), {ev(0, K::ExecBegin, 0, 0), ev(10'000, K::ExecEnd, 0, 0),
+                           ev(90'000, K::ExecBegin, 0, 0)})));
+        QVERIFY(pixelAt(v, 35'000, v.timeline()->laneOfCpu(0)) !=
+                views::TimelineView::colorOf(SpanKind::Hold).rgb());
     }
 
     void keysAndWheelOnlyMoveTheView() {
