@@ -12,38 +12,10 @@
 #include <QTest>
 #include <QThread>
 
+#include "KillTest.h"
 #include "Suites.h"
 
-namespace {
-
-const QByteArray kOld = "the previous content, which must survive\n";
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-// Starts immap, waits `afterMs`, then SIGKILLs it (unless it has already finished).
-// Returns true when it was killed while running.
-bool killAfter(const QStringList& args, int afterMs) {
-    QProcess p;
-    p.start(IMMAP_CLI, args);
-    if (!p.waitForStarted()) return false;
-    const bool finished = p.waitForFinished(afterMs);
-    if (!finished) ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-    p.waitForFinished();
-    return !finished && p.exitStatus() == QProcess::CrashExit;
-}
-
-// Files in dir other than the named ones: what a killed writer left behind.
-QStringList leftovers(const QString& dir, const QStringList& keep) {
-    QStringList rest = QDir(dir).entryList(QDir::Files | QDir::Hidden);
-    for (const QString& k : keep)
-        rest.removeAll(k);
-    return rest;
-}
-
-}  // namespace
+using namespace immap;
 
 class TestAtomicWrites : public QObject {
     Q_OBJECT
@@ -56,7 +28,7 @@ private slots:
         const QString csv = dir.filePath("sweep.csv");
         QFile f(csv);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kOld);
+        f.write(testing::kOldContent);
         f.close();
         const QStringList args{"sweep",
                                "--topology",
@@ -69,11 +41,11 @@ private slots:
                                csv};
         int killed = 0;
         for (int ms : {300, 900, 2000}) {
-            killed += killAfter(args, ms);
-            QCOMPARE(readAll(csv), kOld);
+            killed += testing::killAfter(IMMAP_CLI, args, ms);
+            QCOMPARE(testing::readAll(csv), testing::kOldContent);
         }
         QVERIFY(killed > 0);
-        for (const QString& junk : leftovers(dir.path(), {"sweep.csv"}))
+        for (const QString& junk : testing::leftovers(dir.path(), {"sweep.csv"}))
             QVERIFY2(junk.startsWith("sweep.csv."), qPrintable(junk));  // QSaveFile's own
     }
 
@@ -92,7 +64,7 @@ private slots:
         const QString json = dir.filePath("out.json");
         QFile f(json);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kOld);
+        f.write(testing::kOldContent);
         f.close();
         const QStringList args{"trace", "export", trace, "--perfetto", json};
         QElapsedTimer t;
@@ -102,25 +74,25 @@ private slots:
         QVERIFY(full.waitForFinished(120000));
         const int fullMs = static_cast<int>(t.elapsed());
         QCOMPARE(full.exitCode(), 0);
-        const QByteArray complete = readAll(json);
+        const QByteArray complete = testing::readAll(json);
         QVERIFY(QJsonDocument::fromJson(complete).isObject());
         f.open(QIODevice::WriteOnly);
-        f.write(kOld);
+        f.write(testing::kOldContent);
         f.close();
         int killed = 0;
         for (int part : {4, 2}) {
-            killed += killAfter(args, std::max(20, fullMs / part));
-            QCOMPARE(readAll(json), kOld);
+            killed += testing::killAfter(IMMAP_CLI, args, std::max(20, fullMs / part));
+            QCOMPARE(testing::readAll(json), testing::kOldContent);
         }
         QVERIFY2(killed > 0, "the export always finished before the kill");
-        const QStringList junk = leftovers(dir.path(), {"run.trace", "out.json"});
+        const QStringList junk = testing::leftovers(dir.path(), {"run.trace", "out.json"});
         for (const QString& j : junk)
             QVERIFY2(j.startsWith("out.json."), qPrintable(j));
         QProcess again;
         again.start(IMMAP_CLI, args);
         QVERIFY(again.waitForFinished(120000));
         QCOMPARE(again.exitCode(), 0);
-        QCOMPARE(readAll(json), complete);
+        QCOMPARE(testing::readAll(json), complete);
     }
 };
 

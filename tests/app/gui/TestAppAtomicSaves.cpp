@@ -12,19 +12,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "KillTest.h"
 #include "MainWindow.h"
 #include "Suites.h"
 #include "session/Scenario.h"
 #include "trace/TraceCursor.h"
 
+using namespace immap;
+
 namespace {
-
-const QByteArray kOld = "the previous content, which must survive\n";
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 void writeFile(const QString& path, const QByteArray& data) {
     QFile f(path);
@@ -32,29 +28,11 @@ void writeFile(const QString& path, const QByteArray& data) {
     QCOMPARE(f.write(data), data.size());
 }
 
-// Starts immap-lab, waits `afterMs`, SIGKILLs it; true when it was killed while running.
-bool killAfter(const QStringList& args, int afterMs) {
-    QProcess p;
-    p.start(IMMAP_GUI, args);
-    if (!p.waitForStarted()) return false;
-    const bool finished = p.waitForFinished(afterMs);
-    if (!finished) ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
-    p.waitForFinished();
-    return !finished && p.exitStatus() == QProcess::CrashExit;
-}
-
 int runToEnd(const QStringList& args) {
     QProcess p;
     p.start(IMMAP_GUI, args);
     if (!p.waitForFinished(300000)) return -1;
     return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-}
-
-QStringList leftovers(const QString& dir, const QStringList& keep) {
-    QStringList rest = QDir(dir).entryList(QDir::Files | QDir::Hidden);
-    for (const QString& k : keep)
-        rest.removeAll(k);
-    return rest;
 }
 
 }  // namespace
@@ -67,7 +45,7 @@ private slots:
     void recordingKilledMidWrite() {
         QTemporaryDir dir;
         const QString trace = dir.filePath("run.trace");
-        writeFile(trace, kOld);
+        writeFile(trace, testing::kOldContent);
         // About 2 s and 100 MB of trace on this machine.
         const QStringList args{"--record-trace", trace, "--record-copies", "384",
                                "--record-ms",    "3000"};
@@ -75,16 +53,16 @@ private slots:
         const QString ref = dir.filePath("whole.trace");
         QCOMPARE(runToEnd({"--record-trace", ref, "--record-copies", "384", "--record-ms", "3000"}),
                  0);
-        const QByteArray whole = readAll(ref);
+        const QByteArray whole = testing::readAll(ref);
         QVERIFY(whole.size() > (10 << 20));
         QVERIFY(QFile::remove(ref));
         // Killed while recording: the old file. Killed later (the window then opens the new
         // trace) or not at all: the new trace, byte for byte. Never anything in between.
         int killedMidWrite = 0;
         for (int ms : {300, 600, 900, 1300, 1800}) {
-            killAfter(args, ms);
-            const QByteArray now = readAll(trace);
-            if (now == kOld) {
+            testing::killAfter(IMMAP_GUI, args, ms);
+            const QByteArray now = testing::readAll(trace);
+            if (now == testing::kOldContent) {
                 ++killedMidWrite;
                 continue;
             }
@@ -93,16 +71,16 @@ private slots:
                                                "nor the whole %2")
                                     .arg(now.size())
                                     .arg(whole.size())));
-            writeFile(trace, kOld);
+            writeFile(trace, testing::kOldContent);
         }
         QVERIFY2(killedMidWrite > 0, "no kill landed during the recording");
         // Left behind: hidden temporaries named after the file, nothing the app opens as it.
-        for (const QString& j : leftovers(dir.path(), {"run.trace"}))
+        for (const QString& j : testing::leftovers(dir.path(), {"run.trace"}))
             QVERIFY2(j.startsWith(".run.trace.recording-"), qPrintable(j));
         // A full recording then replaces the file with a trace that opens.
         QCOMPARE(runToEnd({"--record-trace", trace, "--record-copies", "8", "--record-ms", "5"}),
                  0);
-        QVERIFY(readAll(trace) != kOld);
+        QVERIFY(testing::readAll(trace) != testing::kOldContent);
         immap::trace::TraceCursor cursor(trace.toStdString());
         QVERIFY(cursor.events() > 0);
         QVERIFY(cursor.error().empty());
@@ -123,18 +101,18 @@ private slots:
         big.save(in.toStdString());
         QVERIFY(QFileInfo(in).size() < 4 << 20);
         const QString out = dir.filePath("saved.json");
-        writeFile(out, kOld);
+        writeFile(out, testing::kOldContent);
         const QStringList args{"--scenario", in, "--save-scenario", out};
         for (int ms : {100, 200, 300, 400, 500, 700}) {
-            if (killAfter(args, ms)) {
-                QCOMPARE(readAll(out), kOld);
+            if (testing::killAfter(IMMAP_GUI, args, ms)) {
+                QCOMPARE(testing::readAll(out), testing::kOldContent);
             } else {
                 QVERIFY(immap::session::Scenario::load(out.toStdString()).bookmarks ==
                         big.bookmarks);
-                writeFile(out, kOld);
+                writeFile(out, testing::kOldContent);
             }
         }
-        for (const QString& j : leftovers(dir.path(), {"big.json", "saved.json"}))
+        for (const QString& j : testing::leftovers(dir.path(), {"big.json", "saved.json"}))
             QVERIFY2(j.startsWith("saved.json."), qPrintable(j));  // QSaveFile's own
         QCOMPARE(runToEnd(args), 0);
         QVERIFY(immap::session::Scenario::load(out.toStdString()).bookmarks == big.bookmarks);
