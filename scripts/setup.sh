@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Make this machine able to build immap-lab, then build it (Release, into build/).
+#   scripts/setup.sh [--packages-only]
 # run.sh and test.sh call it first, and CI gets here through .ci/run -> test.sh, so a fresh
 # Debian 12 machine needs nothing installed by hand. When everything is present it does no apt
 # call and only lets Ninja check that build/ is up to date.
@@ -14,11 +15,19 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools qt6-svg-dev libgl-dev
   libhwloc-dev hwloc
+  # hwloc's libxml2 XML importer. Only a Recommends of libhwloc15, so --no-install-recommends
+  # leaves it out and hwloc falls back to its minimal built-in parser; we choose libxml2's, on
+  # purpose (core/topology/XmlWellFormed.h), and check every XML with libxml2 ourselves first.
+  libhwloc-plugins libxml2-dev
   libarchive-dev
   libboost-graph-dev
   libqcustomplot-dev
   xvfb xauth
 )
+
+# --packages-only: install what is missing and stop (CI's sanitizer stage builds its own tree).
+packages_only=0
+[[ ${1:-} == --packages-only ]] && packages_only=1
 
 # Repo root from this file's own location, so it works from any directory (and when sourced).
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
@@ -47,6 +56,8 @@ if ((${#missing[@]} > 0)); then
     exit 1
   fi
 fi
+
+((packages_only)) && exit 0
 
 # Configure only when there is no cache yet or it was made by another generator; otherwise the
 # build step below re-runs CMake by itself whenever a CMakeLists.txt changed. CMake refuses to

@@ -51,8 +51,9 @@ bool MainWindow::guarded(const QString& what, const std::function<void()>& load)
                     .arg(e.line() ? QString::number(e.line()) : tr("(whole file)"))
                     .arg(QString::fromStdString(e.reason()));
     } catch (const topology::TopologyError& e) {
-        error = tr("File: %1\nLine: (whole file)\nReason: %2")
+        error = tr("File: %1\nLine: %2\nReason: %3")
                     .arg(QString::fromStdString(e.where()))
+                    .arg(e.line() ? QString::number(e.line()) : tr("(whole file)"))
                     .arg(QString::fromStdString(e.reason()));
     } catch (const std::exception& e) {
         error = tr("Reason: %1").arg(QString::fromLocal8Bit(e.what()));

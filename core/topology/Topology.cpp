@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "topology/DistanceSpec.h"
+#include "topology/XmlWellFormed.h"
 
 namespace immap::topology {
 
@@ -240,15 +241,19 @@ void refuseObjectsHwlocCrashesOn(const std::string& text) {
 
 Hw loadXml(const std::string& text) {
     if (text.empty()) throw TopologyError({}, "empty XML");
-    refuseObjectsHwlocCrashesOn(text);
     if (text.size() >= INT_MAX) throw TopologyError({}, "too large for an hwloc XML buffer");
+    checkWellFormedXml(text);
+    refuseObjectsHwlocCrashesOn(text);
     Hw hw = makeHw();
     // Files are read into memory first so that open errors are ours and precise; hwloc parses.
-    if (hwloc_topology_set_xmlbuffer(hw.get(), text.c_str(), static_cast<int>(text.size() + 1)))
-        throw TopologyError({},
-                            "not a topology XML that hwloc can read (malformed XML, or not "
-                            "an lstopo/hwloc export; HWLOC_XML_VERBOSE=1 makes hwloc say why)");
-    load(hw, "hwloc could not build a topology from this XML");
+    // Its two importers fail at different steps and set errno differently, so a failure at
+    // either step gets the one message, without errno.
+    constexpr const char* kNotHwloc =
+        "well-formed XML, but hwloc could not build a topology from it (not an lstopo/hwloc "
+        "export?; HWLOC_XML_VERBOSE=1 makes hwloc say why)";
+    if (hwloc_topology_set_xmlbuffer(hw.get(), text.c_str(), static_cast<int>(text.size() + 1)) ||
+        hwloc_topology_load(hw.get()) != 0)
+        throw TopologyError({}, kNotHwloc);
     return hw;
 }
 
@@ -276,7 +281,7 @@ Topology Topology::fromSpec(std::string_view spec) {
         topo.readFrom(topo.hw_.get());
     } catch (const TopologyError& e) {
         if (!e.where().empty()) throw;
-        throw TopologyError(where, e.reason());
+        throw TopologyError(where, e.line(), e.reason());
     }
     return topo;
 }
@@ -288,7 +293,7 @@ Topology Topology::fromXmlString(const std::string& xml, const std::string& name
         topo.hw_ = loadXml(xml);
         topo.readFrom(topo.hw_.get());
     } catch (const TopologyError& e) {
-        throw TopologyError(name, e.reason());
+        throw TopologyError(name, e.line(), e.reason());
     }
     return topo;
 }

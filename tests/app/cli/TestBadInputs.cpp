@@ -98,8 +98,10 @@ private slots:
         row("ops", "ops-reversed", 2, 2);
         row("ops", "ops-duplicate", 2, 2);
         row("topology", "topology-empty.xml", 2, 0);
-        row("topology", "topology-binary.xml", 2, 0);
-        row("topology", "topology-truncated.xml", 2, 0);
+        row("topology", "topology-binary.xml", 2, 1);
+        row("topology", "topology-truncated.xml", 2, 39);
+        row("topology", "topology-open-tag.xml", 2, 1);
+        row("topology", "topology-cut-attribute.xml", 2, 3);
         row("topology", "topology-no-complete-cpuset.xml", 2, 0);
         row("recipe", "recipe-empty.json", 2, 0);
         row("recipe", "recipe-binary.json", 2, 1);

@@ -30,6 +30,10 @@ const std::map<QString, int>& expectedLines() {
         {"maps-over64", 3},
         {"maps-inode-over64", 3},
         {"maps-reversed", 3},
+        {"topology-binary.xml", 1},
+        {"topology-truncated.xml", 39},
+        {"topology-open-tag.xml", 1},
+        {"topology-cut-attribute.xml", 3},
         {"recipe-binary.json", 1},
         {"recipe-truncated.json", 5},
         {"trace-empty.trace", 1},
@@ -69,7 +73,7 @@ const std::map<QString, std::pair<QString, int>>& innerFiles() {
     static const std::map<QString, std::pair<QString, int>> inner = {
         {"scenario-bad-recipe.json", {"recipe-truncated.json", 5}},
         {"scenario-bad-source.json", {"maps-reversed", 3}},
-        {"scenario-bad-topology.json", {"topology-truncated.xml", 0}},
+        {"scenario-bad-topology.json", {"topology-truncated.xml", 39}},
     };
     return inner;
 }

@@ -81,6 +81,10 @@ write("topology-truncated.xml", xml[: len(xml) // 2])
 # an object with a cpuset but no complete_cpuset: hwloc 2.9 crashed on it
 at = xml.index(b' complete_cpuset="')
 write("topology-no-complete-cpuset.xml", xml[:at] + xml[xml.index(b'"', xml.index(b'"', at) + 1) + 1:])
+# hwloc 2.9's built-in XML importer (no libhwloc-plugins, or HWLOC_LIBXML_IMPORT=0) segfaulted
+# on these two: an unclosed start tag, and the sample cut inside its version attribute
+write("topology-open-tag.xml", b'<topology version="2.0"')
+write("topology-cut-attribute.xml", xml[:101])
 # recipes
 write("recipe-empty.json", b"")
 write("recipe-binary.json", binary(500))
