@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QProcess>
@@ -51,29 +52,24 @@ private slots:
                                "--record-ms",    "3000"};
         // The whole recording, for comparison (the simulation is deterministic).
         const QString ref = dir.filePath("whole.trace");
+        QElapsedTimer clock;
+        clock.start();
         QCOMPARE(runToEnd({"--record-trace", ref, "--record-copies", "384", "--record-ms", "3000"}),
                  0);
+        const int wholeMs = static_cast<int>(clock.elapsed());
         const QByteArray whole = testing::readAll(ref);
         QVERIFY(whole.size() > (10 << 20));
         QVERIFY(QFile::remove(ref));
         // Killed while recording: the old file. Killed later (the window then opens the new
-        // trace) or not at all: the new trace, byte for byte. Never anything in between.
-        int killedMidWrite = 0;
-        for (int ms : {300, 600, 900, 1300, 1800}) {
-            testing::killAfter(IMMAP_GUI, args, ms);
-            const QByteArray now = testing::readAll(trace);
-            if (now == testing::kOldContent) {
-                ++killedMidWrite;
-                continue;
-            }
-            QVERIFY2(now == whole,
-                     qPrintable(QStringLiteral("a trace of %1 bytes, not the old file "
-                                               "nor the whole %2")
-                                    .arg(now.size())
-                                    .arg(whole.size())));
-            writeFile(trace, testing::kOldContent);
-        }
-        QVERIFY2(killedMidWrite > 0, "no kill landed during the recording");
+        // trace) or not at all: the new trace, byte for byte. Never anything in between. A kill
+        // is mid-write when the app had written at least 1 MiB (the trace; nothing else it
+        // writes is that large).
+        const testing::KillTally t =
+            testing::killUntilMidWrite(IMMAP_GUI, args, trace, whole, wholeMs / 2, 1 << 20, 2);
+        qInfo("recording %d ms; kills: %d mid-write, %d before the write, %d after the rename",
+              wholeMs, t.midWrite, t.beforeWrite, t.afterCommit);
+        QVERIFY2(t.wrong.isEmpty(), qPrintable(t.wrong));
+        QVERIFY2(t.midWrite > 0, "no kill landed during the recording");
         // Left behind: hidden temporaries named after the file, nothing the app opens as it.
         for (const QString& j : testing::leftovers(dir.path(), {"run.trace"}))
             QVERIFY2(j.startsWith(".run.trace.recording-"), qPrintable(j));
@@ -104,13 +100,14 @@ private slots:
         writeFile(out, testing::kOldContent);
         const QStringList args{"--scenario", in, "--save-scenario", out};
         for (int ms : {100, 200, 300, 400, 500, 700}) {
-            if (testing::killAfter(IMMAP_GUI, args, ms)) {
-                QCOMPARE(testing::readAll(out), testing::kOldContent);
-            } else {
-                QVERIFY(immap::session::Scenario::load(out.toStdString()).bookmarks ==
-                        big.bookmarks);
-                writeFile(out, testing::kOldContent);
+            const testing::Kill k = testing::killAfter(IMMAP_GUI, args, ms);
+            if (testing::readAll(out) == testing::kOldContent) {
+                QVERIFY2(k.killed, "finished without saving");
+                continue;
             }
+            // Finished, or killed after the rename that commits the save: the new file, whole.
+            QVERIFY(immap::session::Scenario::load(out.toStdString()).bookmarks == big.bookmarks);
+            writeFile(out, testing::kOldContent);
         }
         for (const QString& j : testing::leftovers(dir.path(), {"big.json", "saved.json"}))
             QVERIFY2(j.startsWith("saved.json."), qPrintable(j));  // QSaveFile's own
