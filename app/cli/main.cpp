@@ -10,6 +10,7 @@
 #include "TopologyCommand.h"
 #include "TraceCommand.h"
 #include "TreeCommand.h"
+#include "topology/XmlWellFormed.h"
 
 namespace {
 
@@ -70,7 +71,9 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "--version") {
-        std::cout << "immap " << IMMAP_VERSION << '\n';
+        std::cout << "immap " << IMMAP_VERSION << '\n'
+                  << "hwloc XML importer: " << immap::topology::hwlocXmlImporter()
+                  << " (libxml2 unless libhwloc-plugins is missing or HWLOC_LIBXML_IMPORT=0)\n";
         return 0;
     }
     if (cmd == "tree") return immap::cli::treeCommand(args);

@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QStringList>
 
 namespace immap::test {
@@ -16,8 +17,16 @@ struct CliResult {
     QByteArray err;
 };
 
-inline CliResult runImmap(const QStringList& args, const QByteArray& input = {}) {
+// `env`: NAME=VALUE pairs added to the environment for this run.
+inline CliResult runImmap(const QStringList& args, const QByteArray& input = {},
+                          const QStringList& env = {}) {
     QProcess p;
+    if (!env.isEmpty()) {
+        QProcessEnvironment e = QProcessEnvironment::systemEnvironment();
+        for (const QString& kv : env)
+            e.insert(kv.section('=', 0, 0), kv.section('=', 1));
+        p.setProcessEnvironment(e);
+    }
     p.start(IMMAP_CLI, args);
     p.write(input);
     p.closeWriteChannel();

@@ -1,5 +1,6 @@
 // `immap topology show` end to end: the JSON a script reads, DOT, XML that loads back, and
 // exit status 2 with the reason on stderr for a bad spec.
+#include <QDir>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -83,6 +84,27 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o["pus"].toInt(), 384);
         QCOMPARE(o["distances"].toArray()[11].toArray()[0].toInt(), 32);
+    }
+
+    // Issue 14: hwloc's built-in XML importer (no libhwloc-plugins, or HWLOC_LIBXML_IMPORT=0)
+    // segfaulted on some of these; now every bad topology file gives exit 2 and the same bytes
+    // on stderr whichever importer runs, and the default one is libxml2.
+    void badXmlSameUnderBothImporters() {
+        const QDir bad(IMMAP_TEST_DATA "/bad");
+        const QStringList files = bad.entryList({"topology-*.xml"}, QDir::Files);
+        QVERIFY(files.size() >= 6);
+        for (const QString& f : files) {
+            const QStringList args{"topology", "show", "xml:" + bad.filePath(f)};
+            const Result libxml = runImmap(args, {}, {"HWLOC_LIBXML_IMPORT=1"});
+            const Result builtin = runImmap(args, {}, {"HWLOC_LIBXML_IMPORT=0"});
+            QVERIFY2(libxml.status == 2, qPrintable(f + ": " + libxml.err));
+            QVERIFY2(builtin.status == 2, qPrintable(f + ": " + builtin.err));
+            QCOMPARE(builtin.err, libxml.err);
+            QVERIFY2(libxml.err.contains(bad.filePath(f).toUtf8()), libxml.err.constData());
+        }
+        QVERIFY(runImmap({"--version"}).out.contains("hwloc XML importer: libxml2"));
+        QVERIFY(runImmap({"--version"}, {}, {"HWLOC_LIBXML_IMPORT=0"})
+                    .out.contains("hwloc XML importer: built-in"));
     }
 
     void badInputExitsTwo_data() {
