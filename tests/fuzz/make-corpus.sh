@@ -61,6 +61,11 @@ printf 'package:2 numa:6 core:2 pu:2;distances=10:12:32;note=x' >"$tmp/topo1"
 printf 'numa:2 core:2 pu:1;distances=10,20,20,10' >"$tmp/topo2"
 seed fuzz_topology_spec "$tmp/topo1" "$tmp/topo2" "$ROOT"/samples/topologies/host-2cpu.xml \
     "$BAD"/topology-*
+seed fuzz_topology_xml "$ROOT"/samples/topologies/*.xml "$BAD"/topology-*
+if [[ -x $IMMAP ]]; then  # hwloc's own export of a small synthetic machine with distances
+    "$IMMAP" topology show --xml 'synthetic:package:2 numa:2 core:2 pu:2;distances=10:12:32' \
+        >"$tmp/topo.xml" && seed fuzz_topology_xml "$tmp/topo.xml"
+fi
 seed fuzz_recipe "$ROOT"/samples/recipes/*.json "$BAD"/recipe-*
 seed fuzz_scenario "$ROOT"/samples/workshops/*.json "$BAD"/scenario-*
 

@@ -8,7 +8,8 @@ SECONDS_EACH=${2:?usage: run-all.sh CORPUS SECONDS [TARGET...]}
 shift 2
 targets=("$@")
 ((${#targets[@]})) || targets=(fuzz_maps fuzz_numa_maps fuzz_status fuzz_stat
-    fuzz_snapshot_archive fuzz_opscript fuzz_source_spec fuzz_topology_spec fuzz_recipe fuzz_scenario
+    fuzz_snapshot_archive fuzz_opscript fuzz_source_spec fuzz_topology_spec fuzz_topology_xml
+    fuzz_recipe fuzz_scenario
     fuzz_trace fuzz_bpftrace)
 mkdir -p crashes logs
 # hwloc 2.9's own XML-import leak (lsan.supp says which) is not ours to report.
