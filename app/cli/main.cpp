@@ -10,7 +10,7 @@
 #include "TopologyCommand.h"
 #include "TraceCommand.h"
 #include "TreeCommand.h"
-#include "topology/XmlWellFormed.h"
+#include "topology/TopologyXml.h"
 
 namespace {
 

@@ -15,7 +15,7 @@
 #include <sstream>
 
 #include "topology/DistanceSpec.h"
-#include "topology/XmlWellFormed.h"
+#include "topology/TopologyXml.h"
 
 namespace immap::topology {
 
@@ -239,21 +239,68 @@ void refuseObjectsHwlocCrashesOn(const std::string& text) {
     }
 }
 
+// Linux numbers CPUs below NR_CPUS (8192 at most, x86-64 MAXSMP) and nodes below MAX_NUMNODES
+// (1024: NODES_SHIFT is at most 10). An XML may name any index and hwloc keeps it; its bitmaps
+// then grow with it (an allowed_cpuset bit past 2^32 made `topology show --xml` write 134 MB in
+// 52 s: found by fuzz_topology_xml). So no set and no OS index may reach past those.
+constexpr int kMaxCpus = 8192;
+constexpr int kMaxNodes = 1024;
+
+void refuseIndexesLinuxCannotHave(hwloc_topology_t t) {
+    auto check = [](hwloc_const_bitmap_t set, int limit, const std::string& what) {
+        if (!set) return;
+        const int last = hwloc_bitmap_last(set);
+        if (hwloc_bitmap_weight(set) < 0 || last >= limit)
+            throw TopologyError(
+                {}, what + " reaches " +
+                        (last < 0 ? std::string("infinity") : "index " + std::to_string(last)) +
+                        "; Linux numbers " +
+                        (limit == kMaxCpus ? "CPUs below 8192 (NR_CPUS)"
+                                           : "NUMA nodes below 1024 "
+                                             "(MAX_NUMNODES)"));
+    };
+    check(hwloc_topology_get_allowed_cpuset(t), kMaxCpus, "the allowed cpuset");
+    check(hwloc_topology_get_allowed_nodeset(t), kMaxNodes, "the allowed nodeset");
+    std::vector<int> depths;
+    for (int d = 0; d < hwloc_topology_get_depth(t); ++d)
+        depths.push_back(d);
+    depths.push_back(HWLOC_TYPE_DEPTH_NUMANODE);
+    for (int d : depths) {
+        for (hwloc_obj_t o = nullptr; (o = hwloc_get_next_obj_by_depth(t, d, o));) {
+            const std::string name = std::string(hwloc_obj_type_string(o->type)) + " L#" +
+                                     std::to_string(o->logical_index);
+            check(o->cpuset, kMaxCpus, name + "'s cpuset");
+            check(o->complete_cpuset, kMaxCpus, name + "'s complete cpuset");
+            check(o->nodeset, kMaxNodes, name + "'s nodeset");
+            check(o->complete_nodeset, kMaxNodes, name + "'s complete nodeset");
+            if (o->type == HWLOC_OBJ_PU && o->os_index >= unsigned(kMaxCpus))
+                throw TopologyError({}, name + " has OS index " + std::to_string(o->os_index) +
+                                            "; Linux numbers CPUs below 8192 (NR_CPUS)");
+            if (o->type == HWLOC_OBJ_NUMANODE && o->os_index >= unsigned(kMaxNodes))
+                throw TopologyError({}, name + " has OS index " + std::to_string(o->os_index) +
+                                            "; Linux numbers NUMA nodes below 1024 "
+                                            "(MAX_NUMNODES)");
+        }
+    }
+}
+
 Hw loadXml(const std::string& text) {
     if (text.empty()) throw TopologyError({}, "empty XML");
     if (text.size() >= INT_MAX) throw TopologyError({}, "too large for an hwloc XML buffer");
-    checkWellFormedXml(text);
-    refuseObjectsHwlocCrashesOn(text);
+    const std::string xml = canonicalTopologyXml(text);
+    if (xml.size() >= INT_MAX) throw TopologyError({}, "too large for an hwloc XML buffer");
+    refuseObjectsHwlocCrashesOn(xml);
     Hw hw = makeHw();
-    // Files are read into memory first so that open errors are ours and precise; hwloc parses.
-    // Its two importers fail at different steps and set errno differently, so a failure at
-    // either step gets the one message, without errno.
+    // Files are read into memory first so that open errors are ours and precise; hwloc reads
+    // libxml2's rewrite of them (TopologyXml.h). Its two importers fail at different steps and set
+    // errno differently, so a failure at either step gets the one message, without errno.
     constexpr const char* kNotHwloc =
         "well-formed XML, but hwloc could not build a topology from it (not an lstopo/hwloc "
         "export?; HWLOC_XML_VERBOSE=1 makes hwloc say why)";
-    if (hwloc_topology_set_xmlbuffer(hw.get(), text.c_str(), static_cast<int>(text.size() + 1)) ||
+    if (hwloc_topology_set_xmlbuffer(hw.get(), xml.c_str(), static_cast<int>(xml.size() + 1)) ||
         hwloc_topology_load(hw.get()) != 0)
         throw TopologyError({}, kNotHwloc);
+    refuseIndexesLinuxCannotHave(hw.get());
     return hw;
 }
 

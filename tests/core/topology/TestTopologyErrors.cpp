@@ -8,7 +8,7 @@
 
 #include "Suites.h"
 #include "topology/Topology.h"
-#include "topology/XmlWellFormed.h"
+#include "topology/TopologyXml.h"
 
 using namespace immap::topology;
 
@@ -144,6 +144,12 @@ private slots:
         QTest::newRow("two roots")
             << "roots.xml" << QByteArray("<topology version=\"2.0\"/><topology/>\n")
             << ":1: malformed XML (Extra content at the end of the document)";
+        QTest::newRow("internal subset")
+            << "dtd.xml"
+            << QByteArray(
+                   "<?xml version=\"1.0\"?>\n<!DOCTYPE topology [<!ENTITY a \"aaaa\">]>\n"
+                   "<topology version=\"2.0\">&a;</topology>\n")
+            << ":2: the DOCTYPE declares entities or elements; a topology XML has none";
         // Well-formed, but not something hwloc builds a topology from: one message whichever
         // importer hwloc uses (they fail at different steps).
         QTest::newRow("other xml")
@@ -195,6 +201,76 @@ private slots:
         }
         QCOMPARE(Topology::fromXmlString(sample.substr(0, end), "whole.xml").pus().size(),
                  std::size_t{2});
+    }
+
+    // hwloc reads libxml2's rewrite, not the file: XML that the two importers took differently
+    // (a comment, text between elements, single quotes, CDATA in a content element, character
+    // references) loads the same under either (CTest runs this suite under both).
+    void wellFormedVariantsLoadUnderEitherImporter() {
+        std::ifstream in(kSamples + "host-2cpu.xml", std::ios::binary);
+        std::string xml(std::istreambuf_iterator<char>(in), {});
+        auto replace = [&](const std::string& from, const std::string& to) {
+            const std::size_t at = xml.find(from);
+            QVERIFY2(at != std::string::npos, from.c_str());
+            xml.replace(at, from.size(), to);
+        };
+        replace("<topology version=\"2.0\">", "<topology version='2.0'><!-- a comment -->");
+        replace("<object type=\"Package\"", "stray text <object type=\"Package\"");
+        replace("value=\"Linux\"", "value=\"Lin&#x75;x\"");
+        const Topology t = Topology::fromXmlString(xml, "odd.xml");
+        QCOMPARE(t.pus().size(), std::size_t{2});
+        QCOMPARE(t.nodeCount(), std::size_t{1});
+    }
+
+    // Issue 14 (fuzz_topology_xml): hwloc's libxml2 plugin gives libxml2 an error handler of its
+    // own, inside the plugin, and hwloc unloads the plugin with the last topology; the next
+    // malformed XML our check read crashed in libxml2's call to it (leading NULs did it).
+    void malformedXmlAfterTheLastTopologyIsGone() {
+        std::ifstream in(kSamples + "host-2cpu.xml", std::ios::binary);
+        const std::string sample(std::istreambuf_iterator<char>(in), {});
+        for (int round = 0; round < 3; ++round) {
+            {
+                const Topology t = Topology::fromXmlString(sample, "good.xml");
+                QVERIFY(!t.toXml().empty());
+            }  // the last topology: hwloc unloads its plugins here
+            try {
+                Topology::fromXmlString(std::string(3, '\0') + sample, "nul.xml");
+                QFAIL("loaded");
+            } catch (const TopologyError& e) {
+                QCOMPARE(e.line(), std::size_t{1});
+                QVERIFY2(e.reason().starts_with("malformed XML ("), e.what());
+            }
+        }
+    }
+
+    // Linux numbers CPUs below NR_CPUS (8192) and nodes below MAX_NUMNODES (1024): an XML that
+    // names more is refused (an allowed_cpuset bit past 2^32 made a 134 MB export in 52 s).
+    void indexesLinuxCannotHaveAreRefused_data() {
+        QTest::addColumn<QString>("from");
+        QTest::addColumn<QString>("to");
+        QTest::addColumn<QString>("reason");
+        QTest::newRow("PU index") << "type=\"PU\" os_index=\"1\""
+                                  << "type=\"PU\" os_index=\"9000\""
+                                  << "reaches index 9000; Linux numbers CPUs below 8192 (NR_CPUS)";
+        QTest::newRow("node index") << "type=\"NUMANode\" os_index=\"0\""
+                                    << "type=\"NUMANode\" os_index=\"4000\""
+                                    << "reaches index 4000; Linux numbers NUMA nodes below 1024";
+    }
+    void indexesLinuxCannotHaveAreRefused() {
+        QFETCH(QString, from);
+        QFETCH(QString, to);
+        QFETCH(QString, reason);
+        std::ifstream in(kSamples + "host-2cpu.xml", std::ios::binary);
+        std::string xml(std::istreambuf_iterator<char>(in), {});
+        const std::size_t at = xml.find(from.toStdString());
+        QVERIFY(at != std::string::npos);
+        xml.replace(at, from.size(), to.toStdString());
+        try {
+            Topology::fromXmlString(xml, "big.xml");
+            QFAIL("loaded");
+        } catch (const TopologyError& e) {
+            QVERIFY2(e.reason().find(reason.toStdString()) != std::string::npos, e.what());
+        }
     }
 
     // The importer is chosen, not inherited: hwloc's libxml2 plugin (libhwloc-plugins, in
