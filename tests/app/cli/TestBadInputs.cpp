@@ -104,6 +104,7 @@ private slots:
         row("topology", "topology-cut-attribute.xml", 2, 3);
         row("topology", "topology-no-complete-cpuset.xml", 2, 0);
         row("topology", "topology-fuzz-unknown-pu.xml", 2, 0);
+        row("topology", "topology-fuzz-cpuset-2p32.xml", 2, 0);
         row("recipe", "recipe-empty.json", 2, 0);
         row("recipe", "recipe-binary.json", 2, 1);
         row("recipe", "recipe-truncated.json", 2, 5);

@@ -57,8 +57,12 @@ private slots:
         QTest::newRow("blank description") << "synthetic:  ;distances=10"
                                            << "needs an hwloc description";
         QTest::newRow("bad description") << "synthetic:package:2 numa:x"
-                                         << "hwloc rejected the synthetic description "
-                                            "'package:2 numa:x'";
+                                         << "'numa:x' in the synthetic description is not "
+                                            "TYPE:COUNT or COUNT";
+        // Issue 14 (fuzz_topology_spec): hwloc read 26,010 PUs in this, past the 8192 bound,
+        // and took 9 s.
+        QTest::newRow("level glued to the next") << "synthetic:nu2\xc3\xa9oru:51pu:510"
+                                                 << "is not TYPE:COUNT or COUNT";
         QTest::newRow("unknown type") << "synthetic:widget:2 pu:2"
                                       << "hwloc rejected";
         QTest::newRow("too many PUs") << "synthetic:package:1000 core:1000 pu:1000"
