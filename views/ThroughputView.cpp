@@ -8,6 +8,7 @@
 #include <QVBoxLayout>
 #include <map>
 
+#include "io/OutputTarget.h"
 #include "sim/Sweep.h"
 
 namespace immap::views {
@@ -30,6 +31,10 @@ constexpr Claim kClaims[] = {
 // by path, so the atomic rename is done here.
 template <class Write>
 bool saveAtomically(const QString& path, QString& error, Write&& write) {
+    if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty()) {
+        error = QString::fromStdString(why);
+        return false;
+    }
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly)) {
         error = path + ": " + out.errorString();
@@ -293,6 +298,10 @@ bool ThroughputView::exportPdf(const QString& path, int width, int height, QStri
 }
 
 bool ThroughputView::exportCsv(const QString& path, QString& error) {
+    if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty()) {
+        error = QString::fromStdString(why);
+        return false;
+    }
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly)) {
         error = path + ": " + out.errorString();

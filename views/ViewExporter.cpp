@@ -8,6 +8,8 @@
 #include <QSvgGenerator>
 #include <QWidget>
 
+#include "io/OutputTarget.h"
+
 namespace immap::views {
 
 QString ViewExporter::filters() {
@@ -20,6 +22,8 @@ QString ViewExporter::save(QWidget* widget, const QString& path) {
         suffix != QLatin1String("pdf"))
         return QObject::tr("%1: unknown format '%2' (expected .png, .svg or .pdf)")
             .arg(path, suffix);
+    if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty())
+        return QString::fromStdString(why);
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly))
         return QObject::tr("%1: cannot write: %2").arg(path, out.errorString());

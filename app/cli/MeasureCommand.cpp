@@ -109,6 +109,9 @@ int benchExecl(const QStringList& args) {
     if (!ok || cfg.repeat == 0 || cfg.repeat > 1000)
         return usageError(cmd, "--repeat must be a whole number from 1 to 1000");
     cfg.helper = findHelper(p);
+    // Asked now, not after minutes of measuring.
+    if (p.isSet("output"))
+        if (auto rc = refuseOutput(p.value("output"), {cfg.helper})) return *rc;
     measure::MeasuredCurve curve;
     try {
         curve = measure::ExeclBench::run(cfg);
@@ -266,6 +269,11 @@ int calibrateCommand(const QStringList& args) {
         return usageError(
             cmd, "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
     if (!p.isSet("measured")) return usageError(cmd, "--measured FILE is required");
+    if (p.isSet("output"))
+        if (auto rc = refuseOutput(
+                p.value("output"),
+                {p.value("measured").toStdString(), specFile(p.value("topology").toStdString())}))
+            return *rc;
     calib::CalibrationConfig cfg;
     if (!parseNumber(p.value("duration-ms"), cfg.durationMs) || cfg.durationMs <= 0 ||
         cfg.durationMs > 1e5)

@@ -92,6 +92,14 @@ std::optional<int> readCommon(const char* cmd, const QCommandLineParser& p, Comm
 
 void listParams();
 
+// The files the common options read, which no output may replace.
+std::vector<std::string> commonInputs(const QCommandLineParser& p) {
+    std::vector<std::string> in = {specFile(p.value("topology").toStdString())};
+    for (const char* o : {"recipe", "fit"})
+        if (p.isSet(o)) in.push_back(p.value(o).toStdString());
+    return in;
+}
+
 // Parses; answers --help and --list-params; refuses stray arguments. An exit status when the
 // command is already over, nothing when it should run.
 std::optional<int> parseCommandLine(const char* cmd, QCommandLineParser& p,
@@ -197,6 +205,8 @@ int simulateCommand(const QStringList& args) {
         {"trace", "Record every event to FILE (native trace, docs/trace-format.md).", "FILE"});
     if (auto rc = parseCommandLine("simulate", p, args)) return *rc;
     return reportingBadInput([&]() -> int {
+        if (p.isSet("trace"))
+            if (auto rc = refuseOutput(p.value("trace"), commonInputs(p))) return *rc;
         Common c;
         if (auto rc = readCommon("simulate", p, c)) return *rc;
         sim::SimConfig cfg;
@@ -243,6 +253,9 @@ int sweepCommand(const QStringList& args) {
     p.addOption({"size", "PNG size.", "WxH", "1200x800"});
     if (auto rc = parseCommandLine("sweep", p, args)) return *rc;
     return reportingBadInput([&]() -> int {
+        for (const char* o : {"csv", "png"})
+            if (p.isSet(o))
+                if (auto rc = refuseOutput(p.value(o), commonInputs(p))) return *rc;
         Common c;
         if (auto rc = readCommon("sweep", p, c)) return *rc;
         sim::SweepConfig cfg;

@@ -58,6 +58,7 @@ int traceCommand(const QStringList& args) {
     return guarded([&]() -> int {
         if (sub == "import") {
             if (!p.isSet("o")) return usage("import needs -o OUT");
+            if (auto rc = refuseOutput(p.value("o"), {in})) return *rc;
             const auto s = trace::BpftraceImport::run(in, p.value("o").toStdString());
             std::cerr << "immap trace import: " << s.lines << " lines, " << s.processes
                       << " processes, " << s.execs << " execs, " << s.files << " files -> "
@@ -104,6 +105,9 @@ int traceCommand(const QStringList& args) {
             return 0;
         }
         if (sub == "export") {
+            for (const char* o : {"perfetto", "csv"})
+                if (p.isSet(o))
+                    if (auto rc = refuseOutput(p.value(o), {in})) return *rc;
             if (p.isSet("perfetto")) {
                 const auto s = trace::exportPerfetto(reader, p.value("perfetto").toStdString());
                 std::cerr << "immap trace export: " << s.slices << " slices on " << s.tracks

@@ -6,13 +6,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "io/InputFile.h"
 #include "itree/IntervalTree.h"
 #include "itree/InvariantChecker.h"
 #include "itree/LibcChurn.h"
@@ -34,31 +31,30 @@ int usageError(const QString& message) {
     return kBadInput;
 }
 
+// Op scripts are read whole; a million-op script is about 20 MiB.
+constexpr std::uint64_t kMaxScriptBytes = std::uint64_t{256} << 20;
+
 // Reads SCRIPT ("-" is stdin) whole; on failure says why, naming the file.
 bool readScript(const std::string& path, std::string& text) {
     if (path == "-") {
-        std::ostringstream s;
-        s << std::cin.rdbuf();
-        text = s.str();
+        // A pipe is what "-" is for, but it gets the same cap as a file.
+        text.clear();
+        char buf[1 << 16];
+        while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+            if (text.size() + static_cast<std::uint64_t>(std::cin.gcount()) > kMaxScriptBytes) {
+                std::cerr << "-: " << io::InputFile::capMessage(kMaxScriptBytes, "an op script")
+                          << '\n';
+                return false;
+            }
+            text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
+        }
         return true;
     }
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        std::cerr << path << ": is a directory\n";
+    io::InputFile f(path, kMaxScriptBytes, "an op script");
+    if (!f.ok() || !f.readAll(text)) {
+        std::cerr << path << ": " << f.reason() << '\n';
         return false;
     }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        std::cerr << path << ": cannot open: " << std::strerror(errno) << '\n';
-        return false;
-    }
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad()) {
-        std::cerr << path << ": read error\n";
-        return false;
-    }
-    text = s.str();
     return true;
 }
 

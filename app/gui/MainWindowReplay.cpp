@@ -7,14 +7,13 @@
 #include <QInputDialog>
 #include <QSplitter>
 #include <QStatusBar>
-#include <QTemporaryFile>
 #include <QVBoxLayout>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 
 #include "BusyTask.h"
 #include "MainWindow.h"
+#include "io/OutputTarget.h"
 #include "sim/Simulator.h"
 #include "trace/TraceError.h"
 #include "trace/TraceWriter.h"
@@ -255,40 +254,26 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
     c.copies = static_cast<unsigned>(std::max(1, copies));
     c.durationMs = std::max(1, durationMs);
     c.params = params_->params();
-    // Recorded beside the target under a temporary name and renamed over it at the end
-    // (rename(2) replaces atomically): a recording that fails or is killed leaves the file that
-    // was there as it was.
-    const QFileInfo target(path);
-    QTemporaryFile tmp(target.absolutePath() + QStringLiteral("/.") + target.fileName() +
-                       QStringLiteral(".recording-XXXXXX"));
-    bool finished = false;
+    // recordRun writes beside the target under a temporary name and renames it over the target
+    // at the end (TraceWriter): a recording that fails, is cancelled or killed leaves the file
+    // that was there as it was. A device or a directory it must not replace.
+    if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty()) {
+        showError(tr("Cannot record"), QString::fromStdString(why));
+        return false;
+    }
     try {
-        if (!tmp.open())
-            throw trace::TraceError(path.toStdString(), 0,
-                                    "cannot write: " + tmp.errorString().toStdString());
-        // A temporary file is private (0600); the trace gets the permissions a new file would
-        // have, or the old file's.
-        tmp.setPermissions(target.exists() ? QFile::permissions(path)
-                                           : QFile::ReadOwner | QFile::WriteOwner |
-                                                 QFile::ReadGroup | QFile::ReadOther);
-        tmp.close();
         // Simulating hundreds of copies takes seconds: on a worker, in slices so that Cancel
         // stops it (the old file then stays as it was).
-        finished = BusyTask::run(
+        const bool finished = BusyTask::run(
             this, tr("Recording %1 copies under %2...").arg(c.copies).arg(policy),
             [&](const std::atomic<bool>& cancel) {
-                trace::recordRun(c, tmp.fileName().toStdString(), &cancel);
+                trace::recordRun(c, path.toStdString(), &cancel);
             },
             !headless_);
         if (!finished) {
             statusBar()->showMessage(tr("Recording cancelled; %1 is unchanged.").arg(path), 6000);
             return false;
         }
-        if (std::rename(QFile::encodeName(tmp.fileName()).constData(),
-                        QFile::encodeName(path).constData()) != 0)
-            throw trace::TraceError(path.toStdString(), 0,
-                                    std::string("cannot save: ") + std::strerror(errno));
-        tmp.setAutoRemove(false);  // it is the trace now
     } catch (const std::exception& e) {
         showError(tr("Cannot record"), QString::fromUtf8(e.what()));
         return false;

@@ -14,6 +14,7 @@
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
 #include "SourceArg.h"
+#include "io/OutputTarget.h"
 #include "session/DefaultScenario.h"
 
 namespace {
@@ -222,6 +223,10 @@ int main(int argc, char** argv) {
                   << ": " << w.scenario().bookmarks[std::size_t(w.currentBookmark())].caption
                   << '\n';
     const QImage image = w.grab().toImage();
+    if (const std::string why =
+            immap::io::OutputTarget::check(p.value("screenshot").toStdString(), {});
+        !why.empty())
+        return fail(QString::fromStdString(why));
     QSaveFile out(p.value("screenshot"));
     if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG") || !out.commit())
         return fail(p.value("screenshot") + ": cannot write: " + out.errorString());

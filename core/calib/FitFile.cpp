@@ -1,9 +1,10 @@
 #include "calib/FitFile.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include "io/InputFile.h"
 
 namespace immap::calib {
 
@@ -73,10 +74,9 @@ sim::CostParams FitFile::paramsFromJson(const std::string& json, const std::stri
 }
 
 sim::CostParams FitFile::paramsFromFile(const std::string& path) {
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly))
-        throw CalibError(path + ": cannot read (" + f.errorString().toStdString() + ")");
-    return paramsFromJson(f.readAll().toStdString(), path);
+    // A fit is a few hundred bytes of JSON.
+    return paramsFromJson(
+        io::InputFile::read<CalibError>(path, std::uint64_t{16} << 20, "a fit file"), path);
 }
 
 }  // namespace immap::calib

@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <cmath>
 
+#include "io/InputFile.h"
+
 namespace immap::measure {
 
 std::string MeasuredCurve::toJson() const {
@@ -87,10 +89,10 @@ MeasuredCurve MeasuredCurve::fromJson(const std::string& json, const std::string
 }
 
 MeasuredCurve MeasuredCurve::fromFile(const std::string& path) {
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly))
-        throw MeasureError(path + ": cannot read (" + f.errorString().toStdString() + ")");
-    return fromJson(f.readAll().toStdString(), path);
+    // A curve is a few kilobytes of JSON.
+    return fromJson(
+        io::InputFile::read<MeasureError>(path, std::uint64_t{16} << 20, "a measurements file"),
+        path);
 }
 
 std::string hostName() {

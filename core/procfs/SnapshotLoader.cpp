@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "ParseError.h"
+#include "io/InputFile.h"
 
 namespace immap::procfs {
 
@@ -35,38 +36,18 @@ bool parsePid(std::string_view s, std::int64_t& pid) {
     return ec == std::errc{} && p == s.data() + s.size() && pid >= 0;
 }
 
-// Reads a whole file with read(2): /proc files report size 0, so sizes cannot be trusted.
-// Returns 0 on success or the errno; EFBIG past the limit. With `noFollow`, a symbolic link is
-// not opened (ELOOP): a captured snapshot holds files, and a link could lead out of it.
-int readFile(const std::string& path, std::string& out, bool noFollow = false) {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | (noFollow ? O_NOFOLLOW : 0));
-    if (fd < 0) return errno;
-    out.clear();
-    char buf[1 << 16];
-    for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            const int e = errno;
-            ::close(fd);
-            return e;
-        }
-        if (n == 0) break;
-        if (out.size() + static_cast<std::size_t>(n) > SnapshotLoader::kMaxFileBytes) {
-            ::close(fd);
-            return EFBIG;
-        }
-        out.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    return 0;
-}
-
-std::string describeErrno(int e) {
-    if (e == ENOENT || e == ESRCH) return "vanished";
-    if (e == EFBIG)
-        return "file larger than " + std::to_string(SnapshotLoader::kMaxFileBytes >> 20) + " MiB";
-    return std::strerror(e);
+// Reads a whole file (io::InputFile: regular files only, capped at kMaxFileBytes, read with
+// read(2) since /proc files report size 0). Empty on success, else the reason; ENOENT is
+// reported through `missing` so a caller can tell an absent optional file. With `noFollow`, a
+// symbolic link is not opened: a captured snapshot holds files, and a link could lead out of it.
+std::string readFile(const std::string& path, std::string& out, bool noFollow = false,
+                     bool* missing = nullptr) {
+    io::InputFile f(path, SnapshotLoader::kMaxFileBytes, "a file in a snapshot", {noFollow});
+    if (missing) *missing = f.error() == ENOENT || f.error() == ESRCH;
+    if (f.ok() && f.readAll(out)) return {};
+    // A process that exits while it is read loses its files: say so, not "no such file".
+    if (f.error() == ENOENT || f.error() == ESRCH) return "vanished";
+    return f.reason();
 }
 
 // Parses one process; on any ParseError the process is skipped with the error's message.
@@ -120,18 +101,17 @@ RawProcess readProcessDir(const std::string& dir, bool noFollow = false) {
                           {"status", &raw.status, &raw.hasStatus},
                           {"stat", &raw.stat, &raw.hasStat}};
     for (const Want& w : wants) {
-        const int e = readFile(dir + "/" + w.name, *w.text, noFollow);
-        if (e == 0) {
+        bool missing = false;
+        const std::string why = readFile(dir + "/" + w.name, *w.text, noFollow, &missing);
+        if (why.empty()) {
             *w.has = true;
-        } else if (e != ENOENT || std::string_view(w.name) == "maps") {
+        } else if (!missing || std::string_view(w.name) == "maps") {
             // A vanished process loses its maps too: report that, not a missing file.
-            if (e == ENOENT && std::string_view(w.name) == "maps") {
+            if (missing && std::string_view(w.name) == "maps") {
                 std::error_code ec;
                 if (fs::exists(dir, ec)) continue;  // the directory is there: maps is missing
             }
-            raw.readError =
-                dir + "/" + w.name + ": " +
-                (noFollow && e == ELOOP ? "a symbolic link, not followed" : describeErrno(e));
+            raw.readError = dir + "/" + w.name + ": " + why;
             return raw;
         }
     }
@@ -172,8 +152,16 @@ Snapshot loadProcTree(const std::string& root, bool live) {
         addProcess(snap, pid, readProcessDir(dir, !live), dir, paths);
     }
     if (!live) {
+        // Optional, and a link is not followed (as for the pid files); but one that is there and
+        // cannot be read (a FIFO, a device, too large) is an error: silently using another
+        // topology would be a wrong answer.
+        io::InputFile f(root + "/topology.xml", SnapshotLoader::kMaxFileBytes, "a topology XML",
+                        {true});
         std::string xml;
-        if (readFile(root + "/topology.xml", xml, true) == 0) snap.topologyXml = std::move(xml);
+        if (f.ok() && f.readAll(xml))
+            snap.topologyXml = std::move(xml);
+        else if (f.error() != ENOENT && f.error() != ELOOP)
+            throw ParseError(root + "/topology.xml", 0, f.reason());
     }
     sortSnapshot(snap);
     return snap;
@@ -191,8 +179,9 @@ Snapshot SnapshotLoader::loadLive(const std::string& procRoot) {
 
 Snapshot SnapshotLoader::loadMapsFile(const std::string& path) {
     std::string text;
-    if (const int e = readFile(path, text))
-        throw ParseError(path, 0, e == ENOENT ? "no such file" : describeErrno(e));
+    bool missing = false;
+    if (std::string why = readFile(path, text, false, &missing); !why.empty())
+        throw ParseError(path, 0, missing ? "no such file" : why);
     const fs::path p(path);
     const std::string dir = p.parent_path().empty() ? "." : p.parent_path().string();
     Snapshot snap;
@@ -225,10 +214,21 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
     std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), archive_read_free);
     archive_read_support_filter_all(a.get());
     archive_read_support_format_all(a.get());
-    if (archive_read_open_filename(a.get(), path.c_str(), 1 << 16) != ARCHIVE_OK)
+    // Through InputFile: a FIFO or device given as an archive is refused, not read forever.
+    io::InputFile in(path, kMaxArchiveBytes, "a snapshot archive");
+    if (!in.ok()) throw ParseError(path, 0, in.reason());
+    if (archive_read_open_fd(a.get(), in.fd(), 1 << 16) != ARCHIVE_OK)
         throw ParseError(
             path, 0,
             archive_error_string(a.get()) ? archive_error_string(a.get()) : "cannot open archive");
+    const std::string totalCap = "unpacks to more than the " +
+                                 std::to_string(kMaxArchiveBytes >> 30) +
+                                 " GiB limit for a snapshot archive's contents";
+    // Bytes unpacked so far, entries stepped over included (filter 0 is the last one applied).
+    auto unpacked = [&] {
+        const la_int64_t n = archive_filter_bytes(a.get(), 0);
+        return n > 0 ? static_cast<std::uint64_t>(n) : 0;
+    };
     std::map<std::int64_t, RawProcess> procs;
     std::string topology;
     std::size_t topologyDepth = SIZE_MAX;
@@ -243,6 +243,12 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
                                                                      : "unreadable header"));
         const char* rawName = archive_entry_pathname(entry);
         const std::string name = rawName ? rawName : "";
+        if (unpacked() > kMaxArchiveBytes ||
+            (archive_entry_size_is_set(entry) &&
+             unpacked() + static_cast<std::uint64_t>(
+                              std::max<la_int64_t>(archive_entry_size(entry), 0)) >
+                 kMaxArchiveBytes))
+            throw ParseError(path, 0, totalCap + " (at entry '" + name.substr(0, 60) + "')");
         // Refuse anything that could point outside the snapshot's root.
         if (name.empty() || name.front() == '/')
             throw ParseError(path, 0, "entry '" + name.substr(0, 60) + "' has an absolute path");
@@ -281,7 +287,11 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
                                                                     : "read error"));
             if (n == 0) break;
             if (text.size() + static_cast<std::size_t>(n) > kMaxFileBytes)
-                throw ParseError(path, 0, "entry '" + name.substr(0, 60) + "' is too large");
+                throw ParseError(path, 0,
+                                 "entry '" + name.substr(0, 60) + "' is larger than " +
+                                     std::to_string(kMaxFileBytes >> 20) + " MiB");
+            if (unpacked() > kMaxArchiveBytes)
+                throw ParseError(path, 0, totalCap + " (at entry '" + name.substr(0, 60) + "')");
             text.append(buf, static_cast<std::size_t>(n));
         }
         if (isTopology) {

@@ -4,6 +4,7 @@
 // live /proc. A process whose files are broken, unreadable or gone is skipped with the reason;
 // the rest loads. Problems with the source as a whole throw ParseError naming it.
 
+#include <cstdint>
 #include <string>
 
 #include "Snapshot.h"
@@ -14,6 +15,10 @@ class SnapshotLoader {
 public:
     // Largest single file accepted (a maps file of a few million VMAs); bigger is refused.
     static constexpr std::size_t kMaxFileBytes = std::size_t{512} << 20;
+    // An archive as a whole: the file, and everything it unpacks to (entries skipped included,
+    // since libarchive unpacks them to step over them), so a small .tar.gz cannot expand to
+    // gigabytes of memory or minutes of inflating.
+    static constexpr std::uint64_t kMaxArchiveBytes = std::uint64_t{2} << 30;
 
     static Snapshot loadDirectory(const std::string& dir);
     // .tar, .tar.gz, .tgz (anything libarchive reads). Entries with absolute paths or ".."

@@ -12,6 +12,8 @@
 #include <set>
 #include <stdexcept>
 
+#include "io/InputFile.h"
+#include "io/OutputTarget.h"
 #include "mapping/Policy.h"
 #include "sim/CostParams.h"
 #include "sim/Recipe.h"
@@ -27,7 +29,7 @@ namespace {
 
 constexpr qsizetype kNotFound = -1;
 // Scenarios are small; a bigger file is a mistake, not a scenario.
-constexpr qint64 kMaxBytes = 4 << 20;
+constexpr std::uint64_t kMaxBytes = 4 << 20;
 
 // QJsonDocument forgets where things were; these find them again in the text, for messages.
 class Locator {
@@ -182,17 +184,13 @@ void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenar
 }
 
 // Reads a file the scenario names: a regular file, and small (a device such as /dev/zero or a
-// FIFO would never end).
+// FIFO would never end). "recipe PATH: reason".
 std::string readSmall(const std::string& path, const std::string& what) {
-    const QFileInfo info(QString::fromStdString(path));
-    if (!info.exists()) throw std::runtime_error(what + " " + path + " does not exist");
-    if (!info.isFile()) throw std::runtime_error(what + " " + path + " is not a regular file");
-    if (info.size() > kMaxBytes)
-        throw std::runtime_error(what + " " + path + " is too big (over 4 MiB)");
-    QFile f(info.filePath());
-    if (!f.open(QIODevice::ReadOnly))
-        throw std::runtime_error(what + " " + path + ": " + f.errorString().toStdString());
-    return f.read(kMaxBytes).toStdString();
+    io::InputFile f(path, kMaxBytes, "a scenario's " + what);
+    std::string text;
+    if (!f.ok() || !f.readAll(text))
+        throw std::runtime_error(what + " " + path + ": " + f.reason());
+    return text;
 }
 
 void readRecipe(const Reader& r, const QJsonValue& v, qsizetype keyAt, const std::string& baseDir,
@@ -307,13 +305,9 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
 }
 
 Scenario Scenario::load(const std::string& path) {
-    QFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::ReadOnly))
-        throw ScenarioError(path, 0, "cannot read: " + f.errorString().toStdString());
-    if (f.size() > kMaxBytes) throw ScenarioError(path, 0, "too big for a scenario (over 4 MiB)");
-    const QByteArray text = f.read(kMaxBytes + 1);
-    const std::string dir = QFileInfo(f).absolutePath().toStdString();
-    return fromJson(text.toStdString(), path, dir);
+    std::string text = io::InputFile::read<ScenarioError>(path, kMaxBytes, "a scenario");
+    const std::string dir = QFileInfo(QString::fromStdString(path)).absolutePath().toStdString();
+    return fromJson(text, path, dir);
 }
 
 std::string Scenario::toJson() const {
@@ -365,6 +359,9 @@ std::string Scenario::toJson() const {
 
 void Scenario::save(const std::string& path) const {
     const std::string text = toJson();
+    // QSaveFile would replace a device or a directory's link with a regular file.
+    if (const std::string why = io::OutputTarget::refusal(path, {}); !why.empty())
+        throw ScenarioError(path, 0, why);
     QSaveFile f(QString::fromStdString(path));
     if (!f.open(QIODevice::WriteOnly))
         throw ScenarioError(path, 0, "cannot write: " + f.errorString().toStdString());

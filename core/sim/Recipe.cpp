@@ -6,9 +6,9 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <cmath>
-#include <fstream>
 #include <set>
-#include <sstream>
+
+#include "io/InputFile.h"
 
 namespace immap::sim {
 
@@ -253,12 +253,9 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
 }
 
 Recipe Recipe::fromFile(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw RecipeError(path, 0, "cannot open the recipe file");
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (in.bad()) throw RecipeError(path, 0, "read error");
-    return fromJson(text.str(), path);
+    // The default recipe is 20 KiB; 16 MiB is far beyond any real exec's steps.
+    constexpr std::uint64_t kMaxRecipeBytes = std::uint64_t{16} << 20;
+    return fromJson(io::InputFile::read<RecipeError>(path, kMaxRecipeBytes, "a recipe"), path);
 }
 
 }  // namespace immap::sim

@@ -1,21 +1,25 @@
 #include "trace/Bookmarks.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSaveFile>
+#include <cerrno>
 
+#include "io/InputFile.h"
+#include "io/OutputTarget.h"
 #include "trace/TraceError.h"
 
 namespace immap::trace {
 
 std::vector<Bookmark> Bookmarks::load(const std::string& path) {
-    QFile f(QString::fromStdString(path));
-    if (!f.exists()) return {};
-    if (!f.open(QIODevice::ReadOnly))
-        throw TraceError(path, 0, "cannot read: " + f.errorString().toStdString());
-    const QByteArray text = f.read(16 << 20);
+    // Optional: a trace without a sidecar has no bookmarks. One that is there but is a FIFO, a
+    // device or too large is refused, never read.
+    io::InputFile f(path, std::uint64_t{16} << 20, "a bookmarks file");
+    if (f.error() == ENOENT) return {};
+    std::string raw;
+    if (!f.ok() || !f.readAll(raw)) throw TraceError(path, 0, f.reason());
+    const QByteArray text = QByteArray::fromStdString(raw);
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
     if (err.error != QJsonParseError::NoError) {
@@ -38,6 +42,8 @@ void Bookmarks::save(const std::string& path, const std::vector<Bookmark>& marks
     for (const Bookmark& b : marks)
         arr.append(QJsonObject{{"event", static_cast<double>(b.event)},
                                {"caption", QString::fromStdString(b.caption)}});
+    if (const std::string why = io::OutputTarget::refusal(path, {}); !why.empty())
+        throw TraceError(path, 0, why);
     QSaveFile f(QString::fromStdString(path));
     if (!f.open(QIODevice::WriteOnly))
         throw TraceError(path, 0, "cannot write: " + f.errorString().toStdString());

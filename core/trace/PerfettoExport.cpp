@@ -6,6 +6,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "io/OutputTarget.h"
 #include "trace/TraceError.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceReplay.h"
@@ -35,7 +36,11 @@ std::string jsonString(const std::string& s) {
 
 class Sink {
 public:
-    explicit Sink(const std::string& path) : file_(QString::fromStdString(path)), path_(path) {
+    // `input` is the trace read: written over, it would be lost.
+    Sink(const std::string& path, const std::string& input)
+        : file_(QString::fromStdString(path)), path_(path) {
+        if (const std::string why = io::OutputTarget::refusal(path, {input}); !why.empty())
+            throw TraceError(path, 0, why);
         if (!file_.open(QIODevice::WriteOnly))
             throw TraceError(path, 0, "cannot write: " + file_.errorString().toStdString());
     }
@@ -73,7 +78,7 @@ std::string us(std::int64_t ns) {
 
 PerfettoSummary exportPerfetto(TraceReader& reader, const std::string& outPath) {
     const TraceHeader& h = reader.header();
-    Sink out(outPath);
+    Sink out(outPath, reader.path());
     PerfettoSummary summary;
     out.write("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":" + jsonString(h.source) +
               ",\"policy\":" + jsonString(h.policy) + ",\"topology\":" + jsonString(h.topology) +
@@ -191,7 +196,7 @@ void exportLockCsv(TraceReader& reader, const std::string& outPath) {
         csv << l.name << ',' << l.stats.utilisation << ',' << l.stats.arrivalsPerSecond << ','
             << l.stats.meanQueueLength << ',' << l.stats.meanWait << ',' << l.stats.p50Wait << ','
             << l.stats.p99Wait << ',' << l.stats.meanHold << ',' << l.stats.holds << '\n';
-    Sink out(outPath);
+    Sink out(outPath, reader.path());
     out.write(csv.str());
     out.commit();
 }

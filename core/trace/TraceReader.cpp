@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "io/InputFile.h"
 #include "trace/TraceError.h"
 #include "trace/TraceEvent.h"
 
@@ -12,12 +13,15 @@ namespace {
 constexpr std::size_t kChunk = 1 << 20;
 constexpr std::size_t kMaxLine = 1 << 16;  // no event line comes near this; a header might
 constexpr std::size_t kMaxHeader = 16 << 20;
+// Streamed, so memory is bounded by the line and header caps whatever the size; the file cap
+// (checked on the opened descriptor) only refuses what no run could have written.
+constexpr std::uint64_t kMaxTraceBytes = std::uint64_t{64} << 30;
 }  // namespace
 
 TraceReader::TraceReader(const std::string& path) : path_(path) {
-    file_ = std::fopen(path.c_str(), "rb");
-    if (!file_)
-        throw TraceError(path, 0, std::string("cannot open the trace: ") + std::strerror(errno));
+    io::InputFile in(path, kMaxTraceBytes, "a trace");
+    file_ = in.releaseToStdio();
+    if (!file_) throw TraceError(path, 0, in.reason());
     // The header: the first line, however long (within reason).
     std::string first;
     for (;;) {

@@ -1,8 +1,15 @@
 #include "trace/TraceWriter.h"
 
-#include <cerrno>
-#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "io/OutputTarget.h"
 #include "sim/Recipe.h"
 #include "topology/Topology.h"
 #include "trace/TraceError.h"
@@ -11,16 +18,39 @@
 namespace immap::trace {
 
 TraceWriter::TraceWriter(const std::string& path) : path_(path) {
-    file_ = std::fopen(path.c_str(), "wb");
-    if (!file_)
+    if (const std::string why = io::OutputTarget::refusal(path, {}); !why.empty())
+        throw TraceError(path, 0, why);
+    // Beside the target, so that the final rename stays on one filesystem; hidden, and named
+    // after the target so that leftovers of a killed run are recognisable.
+    const std::filesystem::path target(path);
+    const std::filesystem::path dir = target.parent_path().empty() ? "." : target.parent_path();
+    std::string name = ".";
+    name += target.filename().string();
+    name += ".recording-XXXXXX";
+    std::string tmpl = (dir / name).string();
+    const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
+    if (fd < 0)
         throw TraceError(path, 0, std::string("cannot write the trace: ") + std::strerror(errno));
+    tmpPath_ = tmpl;
+    // mkostemp makes a private file (0600); the trace gets the old file's permissions, or those
+    // a new file usually has.
+    struct stat st {};
+    ::fchmod(fd, ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644);
+    file_ = ::fdopen(fd, "wb");
+    if (!file_) {
+        const int e = errno;
+        ::close(fd);
+        ::unlink(tmpPath_.c_str());
+        throw TraceError(path, 0, std::string("cannot write the trace: ") + std::strerror(e));
+    }
     buffer_.reserve(kBatchBytes + 256);
 }
 
 TraceWriter::~TraceWriter() {
-    try {
-        close();
-    } catch (...) {  // the caller that cares calls close() itself
+    // Not closed: abandoned (an error or a cancel); the target stays as it was.
+    if (file_) {
+        std::fclose(file_);
+        ::unlink(tmpPath_.c_str());
     }
 }
 
@@ -50,7 +80,15 @@ void TraceWriter::close() {
     flush();
     const int rc = std::fclose(file_);
     file_ = nullptr;
-    if (rc != 0) throw TraceError(path_, 0, std::string("close failed: ") + std::strerror(errno));
+    const int e = errno;
+    // rename(2) replaces the target atomically: readers see the old file or the whole new one.
+    if (rc != 0 || std::rename(tmpPath_.c_str(), path_.c_str()) != 0) {
+        const int why = rc != 0 ? e : errno;
+        ::unlink(tmpPath_.c_str());
+        throw TraceError(
+            path_, 0,
+            std::string(rc != 0 ? "close failed: " : "cannot save: ") + std::strerror(why));
+    }
 }
 
 TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim) {

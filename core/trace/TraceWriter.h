@@ -1,8 +1,10 @@
 #pragma once
 // Records a simulation (or an import) as a native trace while it runs: the header line, then
-// one line per event, appended and flushed in batches, so that a run cut short keeps every
-// complete line. Events that arrive before start() (a simulation's set-up, emitted while the
-// Simulator is built and before its lock names are known) wait in memory until then.
+// one line per event, appended and flushed in batches to a temporary file beside the target,
+// renamed over it by close(): a run that fails, is cancelled or killed leaves the target as it
+// was (a killed run leaves its hidden ".NAME.recording-XXXXXX", whole lines only). Events that
+// arrive before start() (a simulation's set-up, emitted while the Simulator is built and before
+// its lock names are known) wait in memory until then.
 
 #include <atomic>
 #include <cstdio>
@@ -16,7 +18,8 @@ namespace immap::trace {
 
 class TraceWriter final : public sim::SimObserver {
 public:
-    // Creates or truncates `path`. Throws TraceError when it cannot be opened.
+    // Starts the temporary file. Throws TraceError when it cannot be made, or when `path` is
+    // there and is not a regular file (io::OutputTarget).
     explicit TraceWriter(const std::string& path);
     ~TraceWriter() override;
     TraceWriter(const TraceWriter&) = delete;
@@ -27,14 +30,17 @@ public:
     void onEvent(const sim::SimEvent& e) override;
     // Writes out the buffer; throws TraceError on a write error (disk full, ...).
     void flush();
-    // Flushes and closes; throws TraceError on failure. The destructor closes quietly.
+    // Flushes, closes and renames over the target; throws TraceError on failure. Destroyed
+    // without close(), the writer removes its temporary file and leaves the target alone.
     void close();
+    const std::string& temporaryPath() const { return tmpPath_; }
 
     std::uint64_t events() const { return events_; }
     static constexpr std::size_t kBatchBytes = 1 << 20;
 
 private:
     std::string path_;
+    std::string tmpPath_;
     std::FILE* file_ = nullptr;
     std::string buffer_;
     bool started_ = false;
@@ -46,8 +52,8 @@ TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim);
 
 // Runs `config` to its end recorded to `path` (its observer is replaced by the writer) and
 // returns the run's result. With `cancel`, the run goes in 1 ms slices of simulated time and
-// stops when the flag is raised: nullopt, and `path` holds a trace cut short. Throws
-// TraceError when `path` cannot be written.
+// stops when the flag is raised: nullopt, and `path` is left as it was. Throws TraceError when
+// `path` cannot be written.
 std::optional<sim::SimResult> recordRun(sim::SimConfig config, const std::string& path,
                                         const std::atomic<bool>* cancel = nullptr);
 

@@ -84,6 +84,36 @@ private slots:
         QCOMPARE(testing::readAll(json), complete);
     }
 
+    // `simulate --trace` streams its events to a hidden file beside the target and renames it
+    // at the end: killed mid-write, the old file survives (it used to be left holding a cut
+    // trace that replayed as if complete); the leftover is the writer's own temporary file.
+    void simulateTraceKilledMidWrite() {
+        QTemporaryDir dir;
+        const QString trace = dir.filePath("run.trace");
+        const QStringList args{"simulate",
+                               "--topology",
+                               "xml:" IMMAP_SAMPLES "/topologies/numa12-384cpu.xml",
+                               "--policy",
+                               "single",
+                               "--copies",
+                               "64",
+                               "--duration-ms",
+                               "100",
+                               "--trace",
+                               trace};
+        const auto [complete, fullMs] = runWhole(args, trace);
+        QVERIFY(complete.startsWith("immap-trace"));
+        QVERIFY(complete.size() > (2 << 20));
+        const testing::KillTally t =
+            testing::killUntilMidWrite(IMMAP_CLI, args, trace, complete, fullMs / 2, 1 << 20);
+        qInfo("simulate %d ms; kills: %d mid-write, %d before the write, %d after the rename",
+              fullMs, t.midWrite, t.beforeWrite, t.afterCommit);
+        QVERIFY2(t.wrong.isEmpty(), qPrintable(t.wrong));
+        QVERIFY2(t.midWrite > 0, "no kill landed mid-write");
+        for (const QString& j : testing::leftovers(dir.path(), {"run.trace"}))
+            QVERIFY2(j.startsWith(".run.trace.recording-"), qPrintable(j));
+    }
+
 private:
     // One whole run over an old file: what it writes and how long it took.
     static std::pair<QByteArray, int> runWhole(const QStringList& args, const QString& target) {

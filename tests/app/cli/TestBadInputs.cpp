@@ -91,6 +91,7 @@ private slots:
         row("archive", "archive-duplicate-pid.tar", 2, 0);
         row("archive", "archive-truncated.tar.gz", 2, 0);
         row("archive", "archive-binary.tar.gz", 2, 0);
+        row("archive", "archive-expands-past-cap.tar", 2, 0);
         row("ops", "ops-binary", 2, 1);
         row("ops", "ops-truncated", 2, 2);
         row("ops", "ops-nul", 2, 2);

@@ -124,16 +124,17 @@ private slots:
             << "bad.json:2: \"event\" is -3, out of range";
         QTest::newRow("missing recipe file")
             << "{\"version\": 1,\n\"recipe\": \"nope.json\"}"
-            << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops/nope.json does not exist";
+            << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops/nope.json: no such file";
         QTest::newRow("broken embedded recipe")
             << "{\"version\": 1,\n\"recipe\": {\"format\": \"immap-recipe\"}}"
             << "bad.json:2: recipe bad.json (embedded recipe):";
         // A device would never end: refused before it is read.
-        QTest::newRow("recipe is a device") << "{\"version\": 1,\n\"recipe\": \"/dev/zero\"}"
-                                            << "bad.json:2: recipe /dev/zero is not a regular file";
+        QTest::newRow("recipe is a device")
+            << "{\"version\": 1,\n\"recipe\": \"/dev/zero\"}"
+            << "bad.json:2: recipe /dev/zero: not a regular file (a character device)";
         QTest::newRow("recipe is a directory")
             << "{\"version\": 1,\n\"recipe\": \".\"}"
-            << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops is not a regular file";
+            << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops: not a regular file (a directory)";
         QTest::newRow("recipe does not load")
             << "{\"version\": 1,\n\"recipe\": \"libc-384.json\"}"
             << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops/libc-384.json:";
@@ -153,7 +154,7 @@ private slots:
             QFAIL("loaded a missing file");
         } catch (const ScenarioError& e) {
             QCOMPARE(e.file(), std::string("/nonexistent/s.json"));
-            QVERIFY(e.reason().find("cannot read") == 0);
+            QCOMPARE(e.reason(), std::string("no such file"));
         }
         QTemporaryDir dir;
         QFile big(dir.filePath("big.json"));
@@ -164,7 +165,7 @@ private slots:
             Scenario::load(big.fileName().toStdString());
             QFAIL("loaded a 5 MiB file");
         } catch (const ScenarioError& e) {
-            QVERIFY(e.reason().find("too big") == 0);
+            QCOMPARE(e.reason(), std::string("larger than the 4 MiB limit for a scenario"));
         }
     }
 

@@ -2,6 +2,9 @@
 // and lying files keep what came before and name the line; a writer's batches survive a run
 // cut short; the real bpftrace recording imports to counts checked against its own lines; the
 // Perfetto export parses and has one named track per CPU.
+#include <sys/stat.h>
+
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -200,11 +203,16 @@ private slots:
         }
     }
 
-    // A writer that never gets to close: every batch it flushed is readable.
+    // A writer that never gets to close: the target is untouched, every batch it flushed to
+    // its temporary file is readable (as a killed run leaves it), and destroying the writer
+    // removes the temporary file.
     void flushedBatchesSurviveAKill() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("live.trace").toStdString();
+        spit(path, "old\n");
         auto* w = new TraceWriter(path);
+        const std::string tmp = w->temporaryPath();
+        QCOMPARE(QFileInfo(QString::fromStdString(tmp)).absolutePath(), dir.path());
         TraceHeader h;
         h.files = {"f"};
         h.locks = {{"f", 0}};
@@ -212,21 +220,71 @@ private slots:
         sim::SimEvent e;
         e.kind = sim::SimEvent::ExecBegin;
         std::uint64_t written = 0;
-        while (QFileInfo(QString::fromStdString(path)).size() <
+        while (QFileInfo(QString::fromStdString(tmp)).size() <
                static_cast<qint64>(2 * TraceWriter::kBatchBytes)) {
             for (int k = 0; k < 1000; ++k) {
                 e.time = static_cast<std::int64_t>(written++);
                 w->onEvent(e);
             }
         }
+        QCOMPARE(slurp(path), std::string("old\n"));
         // No close: as if the process died here. Count what a reader gets.
-        TraceReader reader(path);
+        TraceReader reader(tmp);
         std::uint64_t n = 0;
         while (reader.next(e))
             QCOMPARE(e.time, static_cast<std::int64_t>(n++));
         QVERIFY(reader.error().empty());  // batches end on whole lines
         QVERIFY(n > 0 && n <= written);
         delete w;
+        QCOMPARE(slurp(path), std::string("old\n"));
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(tmp)));
+    }
+
+    // close() renames the whole trace over the target, keeping the old file's permissions.
+    void closeReplacesTheTarget() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("run.trace").toStdString();
+        spit(path, "old\n");
+        QCOMPARE(::chmod(path.c_str(), 0640), 0);
+        {
+            TraceWriter w(path);
+            TraceHeader h;
+            h.files = {"f"};
+            h.locks = {{"f", 0}};
+            w.start(h);
+            sim::SimEvent e;
+            e.kind = sim::SimEvent::ExecBegin;
+            w.onEvent(e);
+            w.close();
+        }
+        TraceReader reader(path);
+        sim::SimEvent e;
+        QVERIFY(reader.next(e));
+        QVERIFY(!reader.next(e));
+        QVERIFY(reader.error().empty());
+        struct stat st {};
+        QCOMPARE(::stat(path.c_str(), &st), 0);
+        QCOMPARE(st.st_mode & 07777, mode_t{0640});
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{"run.trace"});
+    }
+
+    // A writer refuses what a rename would destroy: a directory, a FIFO.
+    void writerRefusesSpecialTargets() {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath("fifo").toStdString();
+        QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+        for (const std::string& target : {dir.path().toStdString(), fifo}) {
+            try {
+                TraceWriter w(target);
+                QFAIL(("wrote to " + target).c_str());
+            } catch (const TraceError& e) {
+                QCOMPARE(e.file(), target);
+                QVERIFY2(e.reason().find("not a regular file") == 0, e.what());
+            }
+        }
+        struct stat st {};
+        QCOMPARE(::stat(fifo.c_str(), &st), 0);
+        QVERIFY(S_ISFIFO(st.st_mode));  // still the FIFO, not replaced
     }
 
     // The real recording, against counts taken from its own lines here.

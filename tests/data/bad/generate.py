@@ -125,6 +125,12 @@ with open(os.path.join(HERE, "tmp-archive.tar.gz"), "rb") as f:
 os.remove(os.path.join(HERE, "tmp-archive.tar.gz"))
 write("archive-truncated.tar.gz", gz[: len(gz) // 2])
 write("archive-binary.tar.gz", b"\x1f\x8b\x08\x00" + binary(400))
+# An archive bomb's first step: one entry header claiming 3 GiB (its data left out). The total
+# cap on unpacked bytes refuses it at the header, before inflating or allocating anything.
+bomb = tarfile.TarInfo("junk")
+bomb.size = 3 << 30
+bomb.mtime = 0
+write("archive-expands-past-cap.tar", bomb.tobuf(tarfile.GNU_FORMAT))
 # workshop scenarios (opened by immap-lab: File > Open Scenario, --scenario)
 write("scenario-empty.json", b"")
 write("scenario-binary.json", binary(500))
