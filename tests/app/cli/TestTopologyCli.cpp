@@ -110,10 +110,11 @@ private slots:
     void badInputExitsTwo_data() {
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QByteArray>("message");
-        QTest::newRow("bad spec") << QStringList{"topology", "show", "synthetic:numa:x"}
-                                  << QByteArray(
-                                         "immap topology: topology spec "
-                                         "'synthetic:numa:x': hwloc rejected");
+        QTest::newRow("bad spec")
+            << QStringList{"topology", "show", "synthetic:numa:x"}
+            << QByteArray(
+                   "immap topology: topology spec "
+                   "'synthetic:numa:x': 'numa:x' in the synthetic description is not TYPE:COUNT");
         QTest::newRow("bad matrix")
             << QStringList{"topology", "show", "synthetic:numa:2 pu:1;distances=10,20,20"}
             << QByteArray("3 distances for 2 NUMA nodes; need 4");
