@@ -12,12 +12,7 @@ namespace immap::io {
 namespace {
 
 std::string describeType(mode_t m) {
-    if (S_ISDIR(m)) return "a directory";
-    if (S_ISFIFO(m)) return "a FIFO";
-    if (S_ISCHR(m)) return "a character device";
-    if (S_ISBLK(m)) return "a block device";
-    if (S_ISSOCK(m)) return "a socket";
-    return "not a plain file";
+    return InputFile::fileType(m);
 }
 
 std::string describeOpenError(int e, bool noFollow) {
@@ -36,6 +31,16 @@ std::string mib(std::uint64_t bytes) {
 }
 
 }  // namespace
+
+std::string InputFile::fileType(unsigned mode) {
+    const mode_t m = static_cast<mode_t>(mode);
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "not a plain file";
+}
 
 std::string InputFile::capMessage(std::uint64_t cap, std::string_view kind) {
     return "larger than the " + mib(cap) + " limit for " + std::string(kind);

@@ -45,6 +45,9 @@ public:
     // reason() on failure). The reader keeps the cap: capMessage() words its refusal.
     std::FILE* releaseToStdio();
 
+    // What a non-regular file is, from its st_mode: "a FIFO", "a directory", ...
+    static std::string fileType(unsigned mode);
+
     // "larger than the 64 MiB limit for a topology XML"
     static std::string capMessage(std::uint64_t cap, std::string_view kind);
 

@@ -2,6 +2,8 @@
 
 #include <sys/stat.h>
 
+#include "io/InputFile.h"
+
 #include <cerrno>
 #include <cstring>
 
@@ -10,12 +12,7 @@ namespace immap::io {
 namespace {
 
 std::string describeType(mode_t m) {
-    if (S_ISDIR(m)) return "a directory";
-    if (S_ISFIFO(m)) return "a FIFO";
-    if (S_ISCHR(m)) return "a character device";
-    if (S_ISBLK(m)) return "a block device";
-    if (S_ISSOCK(m)) return "a socket";
-    return "not a plain file";
+    return InputFile::fileType(m);
 }
 
 }  // namespace
