@@ -1,9 +1,10 @@
 #pragma once
-// Bad input anywhere below a command (a located ParseError or TopologyError) is printed as it
-// is, "FILE:LINE: reason", and becomes exit status 2.
+// Bad input anywhere below a command (a located ParseError or TopologyError, or a request
+// refused by its limits) is printed as it is, "FILE:LINE: reason", and becomes exit status 2.
 
 #include <iostream>
 
+#include "limits/LimitError.h"
 #include "procfs/ParseError.h"
 #include "sim/Recipe.h"
 #include "topology/TopologyError.h"
@@ -24,6 +25,8 @@ int reportingBadInput(Fn&& fn) {
     } catch (const sim::RecipeError& e) {
         std::cerr << e.what() << '\n';
     } catch (const trace::TraceError& e) {
+        std::cerr << e.what() << '\n';
+    } catch (const limits::LimitError& e) {
         std::cerr << e.what() << '\n';
     }
     return kBadInput;

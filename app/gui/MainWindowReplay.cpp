@@ -15,6 +15,7 @@
 
 #include "BusyTask.h"
 #include "MainWindow.h"
+#include "limits/UserReason.h"
 #include "sim/Simulator.h"
 #include "trace/TraceError.h"
 #include "trace/TraceWriter.h"
@@ -141,6 +142,11 @@ bool MainWindow::openTrace(const QString& path) {
             !headless_);
     } catch (const trace::TraceError& e) {
         showError(tr("Cannot open the trace"), QString::fromStdString(e.what()));
+        return false;
+    } catch (...) {
+        showError(tr("Cannot open the trace"),
+                  QString::fromStdString(limits::UserReason::of(std::current_exception(),
+                                                                "opening " + path.toStdString())));
         return false;
     }
     if (!finished) {
