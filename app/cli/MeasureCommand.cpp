@@ -117,7 +117,7 @@ int benchExecl(const QStringList& args) {
         curve = measure::ExeclBench::run(cfg);
     } catch (const measure::MeasureError& e) {
         std::cerr << "immap " << cmd << ": " << e.what() << '\n';
-        return kBadInput;  // the helper is the input here
+        return 1;
     }
     const topology::Topology host = topology::Topology::fromSpec("host");
     curve.pus = static_cast<unsigned>(host.pus().size());

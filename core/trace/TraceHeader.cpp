@@ -115,7 +115,8 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
         throw TraceError(file, 1, "trees_per_file must be from 1 to 4096");
     h.treesPerFile = static_cast<unsigned>(trees);
     const double allTrees = static_cast<double>(h.files.size()) * trees;
-    if (!InputLimits::check("trace_trees", allTrees, range, "files x trees_per_file"))
+    if (!h.files.empty() &&
+        !InputLimits::check("trace_trees", allTrees, range, "files x trees_per_file"))
         throw TraceError(file, 1,
                          std::to_string(h.files.size()) + " files with " +
                              std::to_string(h.treesPerFile) + " trees each make " +
