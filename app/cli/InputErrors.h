@@ -1,7 +1,7 @@
 #pragma once
-// Bad input anywhere below a command (a located ParseError or TopologyError) is printed as it
-// is, "FILE:LINE: reason", and becomes exit status 2. So does an output that must not be
-// written (refuseOutput).
+// Bad input anywhere below a command (a located ParseError or TopologyError, or a request
+// refused by its limits) is printed as it is, "FILE:LINE: reason", and becomes exit status 2.
+// So does an output that must not be written (refuseOutput).
 
 #include <QString>
 #include <iostream>
@@ -11,6 +11,7 @@
 
 #include "io/OutputTarget.h"
 
+#include "limits/LimitError.h"
 #include "procfs/ParseError.h"
 #include "sim/Recipe.h"
 #include "topology/TopologyError.h"
@@ -31,6 +32,8 @@ int reportingBadInput(Fn&& fn) {
     } catch (const sim::RecipeError& e) {
         std::cerr << e.what() << '\n';
     } catch (const trace::TraceError& e) {
+        std::cerr << e.what() << '\n';
+    } catch (const limits::LimitError& e) {
         std::cerr << e.what() << '\n';
     }
     return kBadInput;

@@ -1,4 +1,5 @@
 #include "MeasureCommand.h"
+#include "limits/InputLimits.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>
@@ -100,7 +101,9 @@ int benchExecl(const QStringList& args) {
             cmd, "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
     measure::ExeclBenchConfig cfg;
     std::string error;
-    if (!parseCounts(p.value("copies"), "copies", 4096, cfg.copies, error))
+    if (!parseCounts(p.value("copies"), "copies",
+                     static_cast<unsigned>(limits::InputLimits::range("bench_copies").max),
+                     cfg.copies, error))
         return usageError(cmd, error);
     if (!parseNumber(p.value("seconds"), cfg.seconds) || cfg.seconds <= 0 || cfg.seconds > 3600)
         return usageError(cmd, "--seconds must be a number of seconds above 0, at most 3600");

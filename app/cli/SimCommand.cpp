@@ -10,6 +10,7 @@
 
 #include "InputErrors.h"
 #include "calib/FitFile.h"
+#include "limits/InputLimits.h"
 #include "sim/Recipe.h"
 #include "sim/Simulator.h"
 #include "sim/Sweep.h"
@@ -120,10 +121,17 @@ std::optional<int> parseCommandLine(const char* cmd, QCommandLineParser& p,
 }
 
 void listParams() {
+    using limits::InputLimits;
     for (const sim::CostParams::Info& i : sim::CostParams::table()) {
         std::cout << i.name << " = " << i.defaultValue << " " << i.unit << "\n  " << i.meaning
-                  << "\n  source: " << i.source << "\n";
+                  << "\n  valid: " << InputLimits::number(i.min) << " to "
+                  << InputLimits::number(i.max) << "\n  source: " << i.source << "\n";
     }
+    // The same table every other command checks its counts against (limits::InputLimits).
+    std::cout << "\nother inputs, valid ranges:\n";
+    for (const InputLimits::Range& r : InputLimits::table())
+        std::cout << "  " << r.name << ": " << InputLimits::number(r.min) << " to "
+                  << InputLimits::number(r.max) << " " << r.unit << " (" << r.meaning << ")\n";
 }
 
 std::string fmt(double v, int decimals = 0) {
@@ -224,6 +232,7 @@ int simulateCommand(const QStringList& args) {
         cfg.recipe = c.recipe ? &*c.recipe : nullptr;
         cfg.walkersPerSecond = c.walkers;
         cfg.params = c.params;
+        sim::Simulator::checkConfig(cfg);  // before --trace creates its file
         const sim::SimResult r = p.isSet("trace")
                                      ? *trace::recordRun(cfg, p.value("trace").toStdString())
                                      : sim::Simulator(cfg).run();
@@ -276,6 +285,16 @@ int sweepCommand(const QStringList& args) {
         cfg.recipe = c.recipe ? &*c.recipe : nullptr;
         cfg.walkersPerSecond = c.walkers;
         cfg.params = c.params;
+        // Every run of the grid is checked before the first starts.
+        for (unsigned copies : cfg.copies) {
+            sim::SimConfig one;
+            one.topology = cfg.topology;
+            one.copies = copies;
+            one.durationMs = cfg.durationMs;
+            one.walkersPerSecond = cfg.walkersPerSecond;
+            one.params = cfg.params;
+            sim::Simulator::checkConfig(one);
+        }
         const std::vector<sim::SimResult> runs = sim::Sweep::run(cfg);
         if (p.isSet("csv")) {
             std::string error;

@@ -15,6 +15,8 @@
 #include "itree/LibcChurn.h"
 #include "itree/ScriptRunner.h"
 #include "itree/TreeBench.h"
+#include "limits/InputLimits.h"
+#include "limits/MemoryBudget.h"
 #include "mapping/FileMapping.h"
 #include "mapping/HostLoader.h"
 #include "mapping/TreeDot.h"
@@ -127,6 +129,8 @@ bool count(const QCommandLineParser& p, const QString& opt, std::uint64_t& v) {
     return OpScript::parseNumber(p.value(opt).toStdString(), v, error);
 }
 
+int printLibc(std::uint64_t processes, std::uint64_t cycles, std::uint64_t seed);
+
 int libc(const QStringList& args) {
     QCommandLineParser p;
     p.addOption({"processes", "Processes mapping libc first (default 1200).", "P"});
@@ -136,6 +140,26 @@ int libc(const QStringList& args) {
     std::uint64_t processes = 1200, cycles = 0, seed = 1;
     if (!count(p, "processes", processes) || !count(p, "cycles", cycles) || !count(p, "seed", seed))
         return usageError("--processes, --cycles and --seed take a number");
+    std::string error;
+    if (!limits::InputLimits::check("processes", static_cast<double>(processes), error,
+                                    "--processes") ||
+        !limits::InputLimits::check("cycles", static_cast<double>(cycles), error, "--cycles"))
+        return usageError(QString::fromStdString(error));
+    // The ops are generated whole, then printed from one string: 5 ops per process and 10 per
+    // cycle at 32 bytes each, plus their text. Measured peak: 242 bytes per process and 521 per
+    // cycle; the estimate allows 400 and 640.
+    const double bytes = static_cast<double>(processes) * 5 * (32 + 2 * 24) +
+                         static_cast<double>(cycles) * 10 * (32 + 2 * 16);
+    return reportingBadInput([&] {
+        limits::MemoryBudget::require(
+            limits::MemoryBudget::count(static_cast<double>(processes)) + " processes and " +
+                limits::MemoryBudget::count(static_cast<double>(cycles)) + " cycles",
+            bytes);
+        return printLibc(processes, cycles, seed);
+    });
+}
+
+int printLibc(std::uint64_t processes, std::uint64_t cycles, std::uint64_t seed) {
     std::string out = "# immap tree libc --processes " + std::to_string(processes) + " --cycles " +
                       std::to_string(cycles) + " --seed " + std::to_string(seed) + "\n";
     for (const ScriptOp& op : LibcChurn::generate(processes, cycles, seed)) {

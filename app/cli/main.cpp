@@ -10,6 +10,7 @@
 #include "TopologyCommand.h"
 #include "TraceCommand.h"
 #include "TreeCommand.h"
+#include "limits/UserReason.h"
 #include "topology/TopologyXml.h"
 
 namespace {
@@ -44,10 +45,7 @@ const char* kUsage =
     "       immap simulate|sweep ... --fit FIT   run the model with a fit's parameters\n"
     "       immap --help | --version\n";
 
-}  // namespace
-
-int main(int argc, char** argv) {
-    std::ios::sync_with_stdio(false);
+int run(int argc, char** argv) {
     // `sweep --png` renders the throughput view: widgets need a QApplication, and headless
     // machines need Qt's offscreen platform. Everything else stays a plain core application.
     bool png = false;
@@ -86,4 +84,23 @@ int main(int argc, char** argv) {
     if (cmd == "calibrate") return immap::cli::calibrateCommand(args);
     std::cerr << "immap: unknown command '" << cmd.toStdString() << "'\n" << kUsage;
     return 2;
+}
+
+}  // namespace
+
+// Whatever escapes a command (an allocation that failed, an internal check) ends here as one
+// plain sentence and exit status 2: an uncaught exception would abort with its C++ name.
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    std::string doing = "immap";
+    for (int i = 1; i < argc && i < 3 && argv[i][0] != '-'; ++i)
+        doing += std::string(" ") + argv[i];
+    try {
+        return run(argc, argv);
+    } catch (...) {
+        std::cout.flush();
+        std::cerr << "immap: " << immap::limits::UserReason::of(std::current_exception(), doing)
+                  << '\n';
+        return 2;
+    }
 }

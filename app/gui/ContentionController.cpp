@@ -1,4 +1,5 @@
 #include "ContentionController.h"
+#include "limits/UserReason.h"
 
 #include <QMetaObject>
 #include <chrono>
@@ -86,8 +87,9 @@ bool ContentionController::start(const topology::Topology& topology, live::LiveC
                     },
                     Qt::QueuedConnection);
             }
-        } catch (const std::exception& e) {
-            const QString reason = QString::fromUtf8(e.what());
+        } catch (...) {
+            const QString reason = QString::fromStdString(
+                limits::UserReason::of(std::current_exception(), "running the live simulation"));
             QMetaObject::invokeMethod(
                 this,
                 [this, reason, gen = generation_.load()] {

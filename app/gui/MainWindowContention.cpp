@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include "MainWindow.h"
+#include "limits/UserReason.h"
 #include "session/DefaultScenario.h"
 
 namespace immap::gui {
@@ -137,8 +138,10 @@ bool MainWindow::runContentionFor(sim::Time until, int frames) {
             d.advanceTo(until * f / frames);
             showContention(d.snapshot(f == frames || f % 8 == 0));
         }
-    } catch (const std::exception& e) {
-        showError(tr("Cannot run the live simulation"), QString::fromUtf8(e.what()));
+    } catch (...) {
+        showError(tr("Cannot run the live simulation"),
+                  QString::fromStdString(limits::UserReason::of(std::current_exception(),
+                                                                "running the live simulation")));
         return false;
     }
     return true;

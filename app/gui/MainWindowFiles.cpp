@@ -16,6 +16,7 @@
 
 #include "MainWindow.h"
 #include "SourceArg.h"
+#include "limits/UserReason.h"
 #include "procfs/ParseError.h"
 #include "session/DefaultScenario.h"
 #include "topology/TopologyError.h"
@@ -55,8 +56,11 @@ bool MainWindow::guarded(const QString& what, const std::function<void()>& load)
                     .arg(QString::fromStdString(e.where()))
                     .arg(e.line() ? QString::number(e.line()) : tr("(whole file)"))
                     .arg(QString::fromStdString(e.reason()));
-    } catch (const std::exception& e) {
-        error = tr("Reason: %1").arg(QString::fromLocal8Bit(e.what()));
+    } catch (...) {
+        // Out of memory, a limit, an internal check: a plain sentence, no C++ names.
+        error = tr("Reason: %1")
+                    .arg(QString::fromStdString(limits::UserReason::of(
+                        std::current_exception(), "opening " + what.toStdString())));
     }
     QApplication::restoreOverrideCursor();
     if (error.isEmpty()) return true;

@@ -14,6 +14,7 @@
 #include "BusyTask.h"
 #include "MainWindow.h"
 #include "io/OutputTarget.h"
+#include "limits/UserReason.h"
 #include "sim/Simulator.h"
 #include "trace/TraceError.h"
 #include "trace/TraceWriter.h"
@@ -140,6 +141,11 @@ bool MainWindow::openTrace(const QString& path) {
             !headless_);
     } catch (const trace::TraceError& e) {
         showError(tr("Cannot open the trace"), QString::fromStdString(e.what()));
+        return false;
+    } catch (...) {
+        showError(tr("Cannot open the trace"),
+                  QString::fromStdString(limits::UserReason::of(std::current_exception(),
+                                                                "opening " + path.toStdString())));
         return false;
     }
     if (!finished) {

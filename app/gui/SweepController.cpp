@@ -1,4 +1,5 @@
 #include "SweepController.h"
+#include "limits/UserReason.h"
 
 #include <QMetaObject>
 
@@ -53,8 +54,9 @@ bool SweepController::start(const topology::Topology& topology, sim::SweepConfig
                         emit finished(runs);
                 },
                 Qt::QueuedConnection);
-        } catch (const std::exception& e) {
-            const QString reason = QString::fromUtf8(e.what());
+        } catch (...) {
+            const QString reason = QString::fromStdString(
+                limits::UserReason::of(std::current_exception(), "running the sweep"));
             QMetaObject::invokeMethod(
                 this,
                 [this, reason] {

@@ -6,15 +6,18 @@
 #include <QCommandLineParser>
 #include <QImage>
 #include <QLabel>
+#include <QMessageBox>
 #include <QSaveFile>
 #include <QTimer>
 #include <cstring>
 #include <iostream>
 
+#include "GuardedApplication.h"
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
 #include "SourceArg.h"
 #include "io/OutputTarget.h"
+#include "limits/UserReason.h"
 #include "session/DefaultScenario.h"
 
 namespace {
@@ -36,13 +39,34 @@ int fail(const QString& message) {
     return 2;
 }
 
+int runApp(QApplication& app);
+
 }  // namespace
 
 int main(int argc, char** argv) {
     // A screenshot needs no display: render offscreen unless the user chose a platform.
-    if (wantsScreenshot(argc, argv) && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+    const bool headless = wantsScreenshot(argc, argv);
+    if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
+    immap::gui::GuardedApplication app(argc, argv);
+    app.setHeadless(headless);
+    // What escapes the start-up (outside any event) ends here: a plain reason, exit status 2.
+    try {
+        return runApp(app);
+    } catch (...) {
+        const std::string reason =
+            immap::limits::UserReason::of(std::current_exception(), "starting immap-lab");
+        std::cerr << "immap-lab: " << reason << '\n';
+        if (!headless)
+            QMessageBox::critical(nullptr, QStringLiteral("immap-lab"),
+                                  QString::fromStdString(reason));
+        return 2;
+    }
+}
+
+namespace {
+
+int runApp(QApplication& app) {
     QApplication::setOrganizationName(QStringLiteral("immap-lab"));
     QApplication::setApplicationName(QStringLiteral("immap-lab"));
     QApplication::setApplicationVersion(QStringLiteral(IMMAP_VERSION));
@@ -232,3 +256,5 @@ int main(int argc, char** argv) {
         return fail(p.value("screenshot") + ": cannot write: " + out.errorString());
     return 0;
 }
+
+}  // namespace

@@ -122,6 +122,11 @@ sim::CostParams Calibration::apply(const sim::CostParams& base, double unlockedN
     p.treeOpNs = base.treeOpNs * scale;
     p.lockAtomicNs = base.lockAtomicNs * scale;
     p.spinTrafficNs = base.spinTrafficNs * scale;
+    // A small scale must not take a cost below its valid range (CostParams::table), or the fit
+    // file written from it would be refused when read back.
+    for (const std::string& name : scaledParams())
+        for (const sim::CostParams::Info& i : sim::CostParams::table())
+            if (name == i.name) p.*(i.field) = std::clamp(p.*(i.field), i.min, i.max);
     return p;
 }
 

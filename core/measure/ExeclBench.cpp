@@ -1,17 +1,19 @@
 #include "measure/ExeclBench.h"
 
 #include <fcntl.h>
-#include <spawn.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <sstream>
 #include <thread>
-
-extern char** environ;
 
 namespace immap::measure {
 
@@ -26,7 +28,8 @@ std::uint64_t monotonicNs() {
 
 }  // namespace
 
-double ExeclBench::runOnce(const std::string& helper, unsigned copies, double seconds) {
+double ExeclBench::runOnce(const std::string& helper, unsigned copies, double seconds,
+                           double graceSeconds) {
     if (access(helper.c_str(), X_OK) != 0)
         throw MeasureError(helper + ": the execl helper is not an executable file (" +
                            std::strerror(errno) + ")");
@@ -47,22 +50,46 @@ double ExeclBench::runOnce(const std::string& helper, unsigned copies, double se
     const std::string fdText = std::to_string(writeFd);
     std::vector<pid_t> pids;
     std::string spawnError;
+    const pid_t self = getpid();
     for (unsigned c = 0; c < copies; ++c) {
         std::string a0 = helper, a2 = "0";
         char* argv[] = {a0.data(), const_cast<char*>(deadlineText.c_str()), a2.data(),
                         const_cast<char*>(fdText.c_str()), nullptr};
-        pid_t pid = 0;
-        const int rc = posix_spawn(&pid, helper.c_str(), nullptr, nullptr, argv, environ);
-        if (rc != 0) {
-            spawnError = helper + ": cannot start (" + std::strerror(rc) + ")";
+        const pid_t pid = fork();
+        if (pid == 0) {
+            // Only async-signal-safe calls until exec. The copy dies with us (kill -9, SIGINT,
+            // SIGTERM), and the flag survives its re-execs; a parent already gone before the
+            // prctl is caught by the getppid check.
+            prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (getppid() != self) _exit(127);
+            execv(argv[0], argv);
+            _exit(127);
+        }
+        if (pid < 0) {
+            spawnError = helper + ": cannot start (" + std::strerror(errno) + ")";
             break;
         }
         pids.push_back(pid);
     }
     close(writeFd);
+    // Copies report at the deadline and exit; a helper that does not (a wrong program, one
+    // that hangs) is killed once the grace period after the deadline is over.
+    const std::uint64_t limit = deadline + static_cast<std::uint64_t>(graceSeconds * 1e9);
+    bool timedOut = false;
     std::string text;
     char buf[4096];
     for (;;) {
+        const std::uint64_t now = monotonicNs();
+        if (now >= limit) {
+            timedOut = true;
+            break;
+        }
+        pollfd pfd{fds[0], POLLIN, 0};
+        const auto waitMs =
+            static_cast<int>(std::min<std::uint64_t>((limit - now) / 1'000'000 + 1, 1000));
+        const int ready = poll(&pfd, 1, waitMs);
+        if (ready < 0 && errno != EINTR) break;
+        if (ready <= 0) continue;
         const ssize_t n = read(fds[0], buf, sizeof buf);
         if (n > 0) {
             text.append(buf, static_cast<std::size_t>(n));
@@ -71,6 +98,9 @@ double ExeclBench::runOnce(const std::string& helper, unsigned copies, double se
         }
     }
     close(fds[0]);
+    if (timedOut)
+        for (pid_t pid : pids)
+            kill(pid, SIGKILL);
     int failed = 0;
     for (pid_t pid : pids) {
         int status = 0;
@@ -79,6 +109,17 @@ double ExeclBench::runOnce(const std::string& helper, unsigned copies, double se
         if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) ++failed;
     }
     if (!spawnError.empty()) throw MeasureError(spawnError);
+    if (timedOut) {
+        char line[160];
+        std::snprintf(
+            line, sizeof line,
+            "%u of %u copies had not reported %.1f s after the run's end and were "
+            "killed; is it the immap-execl helper (DEADLINE_NS COUNT FD)?",
+            copies - std::min<unsigned>(
+                         static_cast<unsigned>(std::count(text.begin(), text.end(), '\n')), copies),
+            copies, graceSeconds);
+        throw MeasureError(helper + ": " + line);
+    }
     // Each copy's rate over its own run: from the common start to its last exec.
     double total = 0;
     unsigned reports = 0;
@@ -110,6 +151,9 @@ MeasuredCurve ExeclBench::run(const ExeclBenchConfig& config) {
     curve.points.resize(config.copies.size());
     for (std::size_t i = 0; i < config.copies.size(); ++i)
         curve.points[i].copies = config.copies[i];
+    // A helper that does not behave is found in a second, not after the first full run: one
+    // copy for 20 ms must report within 5 s.
+    runOnce(config.helper, 1, 0.02, 5);
     for (unsigned r = 0; r < config.repeat; ++r)
         for (MeasuredPoint& p : curve.points)
             p.runs.push_back(runOnce(config.helper, p.copies, config.seconds));

@@ -20,8 +20,11 @@ struct ExeclBenchConfig {
 class ExeclBench {
 public:
     // One run of `copies` processes for `seconds`: execs/s summed over copies. Throws
-    // MeasureError when the helper cannot be started or a copy fails to report.
-    static double runOnce(const std::string& helper, unsigned copies, double seconds);
+    // MeasureError when the helper cannot be started or a copy fails to report, or has not
+    // reported `graceSeconds` after the deadline (the copies are then killed). The copies die
+    // with this process (PR_SET_PDEATHSIG), however it ends.
+    static double runOnce(const std::string& helper, unsigned copies, double seconds,
+                          double graceSeconds = 10);
     // Every copy count, `repeat` times each (counts in the inner loop, so that a slow drift of
     // the host's load spreads over all of them). Host fields are filled in.
     static MeasuredCurve run(const ExeclBenchConfig& config);

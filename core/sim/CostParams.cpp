@@ -4,8 +4,14 @@
 #include <cmath>
 #include <limits>
 
+#include "limits/InputLimits.h"
+
 namespace immap::sim {
 
+// The ranges are the model's valid inputs. lock_atomic_ns's minimum keeps time moving: every
+// lock hold touches its lock word, so at 1 ns or more (the clock's resolution) no exec with a
+// hold takes zero simulated time (the simulator's guard catches the rest). A write costs at
+// most a whole transfer. Memory costs may be 0, to isolate the rest of the model.
 const std::vector<CostParams::Info>& CostParams::table() {
     static const std::vector<Info> t = {
         {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 844'000, 0, 1e10,
@@ -27,7 +33,7 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "Cross-socket transfers of 108-136 ns on 2-socket Xeons (SLIT 21): (120 - 50) / 11 = "
          "6.4; the same slope gives 190 ns at SLIT 32, against 197 ns measured across EPYC "
          "7R13 sockets (kernel-facts 7.2, 7.4)."},
-        {"write_fraction", "x a touch", &CostParams::writeFraction, 0.5, 0, 10,
+        {"write_fraction", "x a touch", &CostParams::writeFraction, 0.5, 0, 1,
          "A rebalancing write (link, colour, subtree_last) to a node costs this fraction of a "
          "touch at the same distance; repeated writes to one node in one update are free.",
          "The update has just read the line, so a write is an ownership upgrade (invalidating "
@@ -36,7 +42,7 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "Fixed cost of one tree insert or remove beyond its node touches (calls, "
          "flush_dcache_mmap_lock, i_mmap_writable).",
          "A few dozen instructions on x86, where flush_dcache_mmap_lock is a no-op (inference)."},
-        {"lock_atomic_ns", "ns", &CostParams::lockAtomicNs, 10, 0, 1e6,
+        {"lock_atomic_ns", "ns", &CostParams::lockAtomicNs, 10, 1, 1e6,
          "One atomic on a lock word already in the CPU's cache (down_write's cmpxchg, "
          "up_write's add). A word last touched elsewhere also pays the transfer.",
          "A locked read-modify-write on a cached line is about 20-25 cycles (inference)."},
@@ -87,8 +93,16 @@ bool CostParams::set(std::string_view name, double value, std::string& error) {
     for (const Info& i : table()) {
         if (name != i.name) continue;
         if (!std::isfinite(value) || value < i.min || value > i.max) {
-            error = "parameter " + std::string(name) + " must be between " + std::to_string(i.min) +
-                    " and " + std::to_string(i.max) + " " + i.unit;
+            error = "parameter " + std::string(name) + " must be between " +
+                    limits::InputLimits::number(i.min) + " and " +
+                    limits::InputLimits::number(i.max) + " " + i.unit;
+            return false;
+        }
+        // 1e-320 is in range but below the clock's resolution by 300 orders of magnitude, and
+        // dividing by it overflows: a subnormal number is never what was meant.
+        if (std::fpclassify(value) == FP_SUBNORMAL) {
+            error = "parameter " + std::string(name) + ": " + limits::InputLimits::number(value) +
+                    " is too small to be a cost (use 0, or at least 1e-300)";
             return false;
         }
         this->*(i.field) = value;

@@ -1,5 +1,7 @@
 #include "sim/Recipe.h"
 
+#include "limits/InputLimits.h"
+
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -213,6 +215,12 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
             if (!w.isDouble() || !(w.toDouble() >= 0) || !std::isfinite(w.toDouble()))
                 ctx.fail("a work step needs a \"weight\" >= 0 (its share of the unlocked time)");
             step.weight = w.toDouble();
+            // Weights are shares, divided by their sum: a tiny one alone gives an infinite
+            // scale, huge ones an infinite sum. Either way the step's time overflows the clock.
+            std::string range;
+            if (step.weight != 0 &&
+                !limits::InputLimits::check("recipe_weight", step.weight, range, "\"weight\""))
+                ctx.fail(range + ", or 0");
         } else if (op == "exit_mmap") {
             step.op = StepOp::ExitMmap;
         } else if (op == "mmap" || op == "munmap" || op == "mprotect") {

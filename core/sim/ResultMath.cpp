@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 namespace immap::sim {
 
@@ -52,15 +53,13 @@ void PhaseClock::addTo(CpuResult& cpu, Time at, Time from, bool inWindow) const 
 std::vector<CpuResult> cpuSplit(const std::vector<CopyPlace>& copies, Time at, Time from,
                                 bool inWindow) {
     std::vector<CpuResult> out;
-    std::vector<std::pair<unsigned, std::size_t>> index;  // cpu -> slot
+    // cpu -> slot, hashed: a trace header may list a million copies (a linear search here
+    // made replay quadratic in them).
+    std::unordered_map<unsigned, std::size_t> index;
+    index.reserve(copies.size());
     for (const CopyPlace& c : copies) {
-        auto it = std::find_if(index.begin(), index.end(),
-                               [&](const auto& p) { return p.first == c.cpu; });
-        if (it == index.end()) {
-            index.push_back({c.cpu, out.size()});
-            out.push_back({c.cpu, c.node, 0, 0, 0, 0});
-            it = index.end() - 1;
-        }
+        const auto [it, added] = index.try_emplace(c.cpu, out.size());
+        if (added) out.push_back({c.cpu, c.node, 0, 0, 0, 0});
         CpuResult& cr = out[it->second];
         ++cr.copies;
         c.clock->addTo(cr, at, from, inWindow);

@@ -1,5 +1,7 @@
 #include "sim/SimulatorImpl.h"
 
+#include <cstdio>
+
 // Simulator's event engine: copies looping over their exec plans, lock acquisition and
 // release, critical sections on the real trees, walkers, the measured window; and the public API.
 
@@ -296,6 +298,20 @@ void Simulator::Impl::startWindow(Time t) {
 
 void Simulator::Impl::handle(const Event& e) {
     const Time t = e.time;
+    // Every exec costs some simulated time, so only a bounded number of events can share one
+    // instant; past that the clock has stopped (costs below its 1 ns resolution) and the run
+    // would loop forever, its statistics growing without bound.
+    if (t != instant) {
+        instant = t;
+        atInstant = 0;
+    } else if (++atInstant > kEventsPerInstant + 1000 * agents.size()) {
+        throw limits::LimitError(
+            "the simulation stopped advancing: more than " +
+            std::to_string(kEventsPerInstant + 1000 * agents.size()) +
+            " events at simulated time " + std::to_string(t) +
+            " ns without the clock moving on; the costs in an exec's path (unlocked_ns_per_exec, "
+            "mem_local_ns, tree_op_ns, lock_atomic_ns, the recipe's weights) round to 0 ns");
+    }
     const std::size_t id = e.target;
     switch (e.kind) {
         case kExecStart:
@@ -325,13 +341,42 @@ void Simulator::Impl::handle(const Event& e) {
 
 Simulator::Simulator(const SimConfig& config) {
     if (!config.topology) throw std::invalid_argument("simulate: no topology");
-    if (config.copies == 0) throw std::invalid_argument("simulate: copies must be at least 1");
-    if (!(config.durationMs > 0))
-        throw std::invalid_argument("simulate: the duration must be positive");
-    if (config.walkersPerSecond < 0)
-        throw std::invalid_argument("simulate: walkers per second must be >= 0");
+    checkConfig(config);
     d_ = std::make_unique<Impl>(config);
     d_->setUp();
+}
+
+void Simulator::checkConfig(const SimConfig& config) {
+    using limits::InputLimits;
+    std::string error;
+    if (!InputLimits::check("copies", config.copies, error) ||
+        !InputLimits::check("duration_ms", config.durationMs, error, "the measured duration") ||
+        !InputLimits::check("walkers_per_s", config.walkersPerSecond, error, "walkers"))
+        throw limits::LimitError(error);
+    for (const CostParams::Info& i : CostParams::table()) {
+        CostParams check;
+        if (!check.set(i.name, config.params.*(i.field), error)) throw limits::LimitError(error);
+    }
+    // Copies sharing a CPU take turns at their unlocked work, so each copy's exec takes at
+    // least (copies per CPU) x unlocked_ns_per_exec. A window shorter than that sees at most
+    // one exec per copy, and its execs/s would be a count of 0 or 1 divided by the window.
+    const std::size_t pus = config.topology ? config.topology->pus().size() : 0;
+    if (pus > 0) {
+        const double perCpu =
+            std::ceil(static_cast<double>(config.copies) / static_cast<double>(pus));
+        const double execNs = perCpu * config.params.unlockedNsPerExec;
+        if (config.durationMs * 1e6 < execNs) {
+            char buf[512];
+            std::snprintf(buf, sizeof buf,
+                          "a measured window of %g ms is too short for %u copies on %zu CPUs: "
+                          "with %.0f copies per CPU taking turns, each exec takes at least %.1f "
+                          "ms (%.0f x unlocked_ns_per_exec %.0f ns), so the window would hold "
+                          "less than one exec per copy; measure at least %.0f ms",
+                          config.durationMs, config.copies, pus, perCpu, execNs / 1e6, perCpu,
+                          config.params.unlockedNsPerExec, std::ceil(execNs / 1e6));
+            throw limits::LimitError(buf);
+        }
+    }
 }
 
 Simulator::~Simulator() = default;

@@ -79,8 +79,13 @@ public:
 
 class Simulator {
 public:
-    // Throws std::invalid_argument for an unusable config (no topology, 0 copies, ...).
+    // Throws std::invalid_argument without a topology, limits::LimitError for a config
+    // checkConfig refuses.
     explicit Simulator(const SimConfig& config);
+    // Throws limits::LimitError, with the reason for the user, for a count, duration or
+    // parameter outside its range (limits::InputLimits, CostParams::table()), or a measured
+    // window too short to hold one exec per copy. What the constructor checks first.
+    static void checkConfig(const SimConfig& config);
     ~Simulator();
     Simulator(const Simulator&) = delete;
     Simulator& operator=(const Simulator&) = delete;
@@ -93,6 +98,7 @@ public:
     std::size_t treesPerFile() const;    // 1, the node count, or the shard count
 
     // Processes every event up to `until` (capped at endTime()). False once the run is over.
+    // Throws limits::LimitError when the clock stops (too many events at one instant).
     bool runUntil(Time until);
     SimResult run();
     // For live views that advance one event at a time: the time of the next event to handle

@@ -11,6 +11,8 @@
 #include "itree/IntervalQuery.h"
 #include "itree/IntervalTree.h"
 #include "itree/TouchObserver.h"
+#include "limits/InputLimits.h"
+#include "limits/LimitError.h"
 #include "sim/AddressSpace.h"
 #include "sim/EventQueue.h"
 #include "sim/Random.h"
@@ -155,6 +157,11 @@ struct Simulator::Impl {
     Time windowStart = 0;
     bool inWindow = false;
     double unlockedScale = 0;
+    // The guard against a clock that stopped (handle()): the instant of the last event and
+    // how many events it has seen.
+    static constexpr std::size_t kEventsPerInstant = 1'000'000;
+    Time instant = -1;
+    std::size_t atInstant = 0;
 
     std::uint64_t holds = 0, treeOps = 0;
     std::uint32_t nextVmaId = 1;

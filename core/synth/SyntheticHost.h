@@ -29,7 +29,11 @@ struct SyntheticSpec {
 
 class SyntheticHost {
 public:
+    // Throws limits::LimitError, with the estimate, when the processes would not fit in this
+    // machine's memory (about spec.processes x bytesPerProcess(topo)).
     static procfs::Snapshot generate(const SyntheticSpec& spec, const topology::Topology& topo);
+    // What loading one synthetic process costs, all told (snapshot, mappings, trees).
+    static double bytesPerProcess(const topology::Topology& topo);
 };
 
 }  // namespace immap::synth

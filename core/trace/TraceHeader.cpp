@@ -1,5 +1,10 @@
 #include "trace/TraceHeader.h"
 
+#include <cmath>
+
+#include "limits/InputLimits.h"
+#include "limits/MemoryBudget.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -84,9 +89,20 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
         throw TraceError(file, 1, "duration_ms must be from 0 to 1e12");
     h.walkersPerSecond = o["walkers_per_s"].toDouble();
     h.timeOriginNs = o["time_origin_ns"].toString().toLongLong();
-    for (const auto& f : o["files"].toArray())
+    // Every count sizes what replay allocates, so each is checked before anything is built.
+    using limits::InputLimits;
+    std::string range;
+    const QJsonArray files = o["files"].toArray();
+    if (!files.isEmpty() && !InputLimits::check("trace_files", files.size(), range, "files"))
+        throw TraceError(file, 1,
+                         "the header lists " + std::to_string(files.size()) + " files; " + range);
+    for (const auto& f : files)
         h.files.push_back(f.toString().toStdString());
-    for (const auto& l : o["locks"].toArray()) {
+    const QJsonArray locks = o["locks"].toArray();
+    if (!locks.isEmpty() && !InputLimits::check("trace_locks", locks.size(), range, "locks"))
+        throw TraceError(file, 1,
+                         "the header lists " + std::to_string(locks.size()) + " locks; " + range);
+    for (const auto& l : locks) {
         const QJsonObject lo = l.toObject();
         TraceLock tl{lo["name"].toString().toStdString(), lo["file"].toInt(-1)};
         if (tl.file < 0 || tl.file >= static_cast<int>(h.files.size()))
@@ -98,8 +114,27 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
     if (!(trees >= 1 && trees <= 4096))
         throw TraceError(file, 1, "trees_per_file must be from 1 to 4096");
     h.treesPerFile = static_cast<unsigned>(trees);
-    for (const auto& c : o["copy_cpus"].toArray())
-        h.copyCpus.push_back(static_cast<unsigned>(c.toDouble()));
+    const double allTrees = static_cast<double>(h.files.size()) * trees;
+    if (!h.files.empty() &&
+        !InputLimits::check("trace_trees", allTrees, range, "files x trees_per_file"))
+        throw TraceError(file, 1,
+                         std::to_string(h.files.size()) + " files with " +
+                             std::to_string(h.treesPerFile) + " trees each make " +
+                             limits::MemoryBudget::count(allTrees) + " trees to replay; " + range);
+    const QJsonArray cpus = o["copy_cpus"].toArray();
+    if (!InputLimits::check("trace_copy_cpus", cpus.size(), range, "copy_cpus entries"))
+        throw TraceError(
+            file, 1, "the header lists " + std::to_string(cpus.size()) + " copy_cpus; " + range);
+    for (const auto& c : cpus) {
+        // Range-checked before the cast, as copies above: -5 must not become CPU 4294967291.
+        const double cpu = c.toDouble(-1);
+        const auto& r = InputLimits::range("cpu");
+        if (!c.isDouble() || cpu != std::floor(cpu) || !(cpu >= r.min && cpu <= r.max))
+            throw TraceError(
+                file, 1,
+                "a copy_cpus entry must be a whole number from 0 to " + InputLimits::number(r.max));
+        h.copyCpus.push_back(static_cast<unsigned>(cpu));
+    }
     for (const auto& n : o["copy_nodes"].toArray())
         h.copyNodes.push_back(n.toInt());
     if (h.copyCpus.size() != h.copyNodes.size())

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "mapping/Policy.h"
 #include "sim/ResultMath.h"
@@ -169,6 +170,17 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
     ++events_;
     now_ = std::max(now_, e.time);
     using Mode = sim::RwSemModel::Mode;
+    const bool lockEvent = e.kind == SimEvent::LockWait || e.kind == SimEvent::LockAcquire ||
+                           e.kind == SimEvent::LockRelease;
+    // The window's statistics end at end_: a lock event past it means the header's duration
+    // does not belong to these events (the simulator records nothing after its window).
+    if (lockEvent && inWindow_ && e.time > end_) {
+        reason = "a lock event at " + std::to_string(e.time) +
+                 " ns comes after the measured window's end at " + std::to_string(end_) +
+                 " ns: the header's duration_ms (" + std::to_string(header_.durationMs) +
+                 ") is shorter than the recording";
+        return false;
+    }
     try {
         switch (e.kind) {
             case SimEvent::TreeInsert:
@@ -308,8 +320,18 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
             default:
                 break;
         }
-    } catch (const std::exception& ex) {  // the lock model refuses what cannot happen
-        reason = ex.what();
+    } catch (const std::invalid_argument&) {  // the lock model refuses what cannot happen
+        reason = "the event's time goes back before the lock's previous event";
+        return false;
+    } catch (const std::logic_error&) {
+        const std::string who = "agent " + std::to_string(e.agent);
+        const std::string lock =
+            e.lock >= 0 && static_cast<std::size_t>(e.lock) < header_.locks.size()
+                ? "lock \"" + header_.locks[static_cast<std::size_t>(e.lock)].name + "\""
+                : "its lock";
+        reason = e.kind == SimEvent::LockRelease
+                     ? who + " releases " + lock + ", which it does not hold"
+                     : who + " asks for " + lock + " while it already holds it or waits for it";
         return false;
     }
     return true;

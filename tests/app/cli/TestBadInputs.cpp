@@ -3,10 +3,17 @@
 // within the timeout, with the expected exit status, and stderr must name the file and, where
 // the problem is on one line, the line ("FILE:LINE: reason").
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
+#include <csignal>
+#include <functional>
 
 #include "Suites.h"
 
@@ -60,6 +67,48 @@ QStringList command(const QString& kind, const QString& file, const QString& out
 }
 
 const QByteArray kMaps = "7f0000000000-7f0000002000 r--p 00000000 fe:00 1234 /usr/lib/libc.so.6\n";
+
+// A recipe with the given steps (JSON), one file.
+QByteArray recipe(const QByteArray& steps) {
+    return R"({"format": "immap-recipe", "version": 1, "name": "t", "walker_file": "f",
+               "files": [{"name": "f", "background": false}], "steps": )" +
+           steps + "}\n";
+}
+
+// A real recording's lines, with its header's JSON changed by `edit`.
+QByteArray withHeader(const QByteArray& trace, const std::function<void(QJsonObject&)>& edit) {
+    const qsizetype nl = trace.indexOf('\n');
+    const QByteArray header = trace.left(nl);
+    const qsizetype json = header.indexOf('{');
+    QJsonObject o = QJsonDocument::fromJson(header.mid(json)).object();
+    edit(o);
+    return header.left(json) + QJsonDocument(o).toJson(QJsonDocument::Compact) + trace.mid(nl);
+}
+
+// True once no process with this pid is left (gone, or a zombie waiting for its reaper).
+bool gone(qint64 pid) {
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly)) return true;
+    const QByteArray s = stat.readAll();
+    const qsizetype close = s.lastIndexOf(')');
+    return close < 0 || s.mid(close + 2, 1) == "Z";
+}
+
+// The pids whose parent is `parent`.
+QList<qint64> childrenOf(qint64 parent) {
+    QList<qint64> out;
+    for (const QString& d : QDir("/proc").entryList(QDir::Dirs)) {
+        bool ok = false;
+        const qint64 pid = d.toLongLong(&ok);
+        if (!ok) continue;
+        QFile stat("/proc/" + d + "/stat");
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        const QByteArray s = stat.readAll();
+        const QList<QByteArray> f = s.mid(s.lastIndexOf(')') + 2).split(' ');
+        if (f.size() > 1 && f[1].toLongLong() == parent) out << pid;
+    }
+    return out;
+}
 
 }  // namespace
 
@@ -270,6 +319,212 @@ private slots:
         for (const char* pid : {"101", "102", "103", "104"})
             QVERIFY2(r.out.contains(QByteArray("\"pid\": ") + pid), r.out.constData());
         QVERIFY2(r.out.contains("this host (the source has no topology.xml)"), r.out.constData());
+    }
+
+    // Absurd counts, sizes, durations and parameters (issue 15): refused before any work with
+    // a reason, exit status 2, never an abort, a hang or a C++ name.
+    void absurdRequests_data() {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QByteArray>("recipeText");  // written to %R when not empty
+        QTest::addColumn<QByteArray>("message");
+        const QByteArray none;
+        QTest::newRow("tree libc 1e8 processes")
+            << QStringList{"tree", "libc", "--processes", "100000000"} << none
+            << QByteArray("100,000,000 processes and 0 cycles need about");
+        QTest::newRow("tree libc 1e9 processes")
+            << QStringList{"tree", "libc", "--processes", "1000000000"} << none
+            << QByteArray("--processes must be from 1 to 100000000");
+        QTest::newRow("tree libc 2^64-1 processes")
+            << QStringList{"tree", "libc", "--processes", "18446744073709551615"} << none
+            << QByteArray("--processes must be from 1 to 100000000");
+        QTest::newRow("tree libc 1e10 cycles")
+            << QStringList{"tree", "libc", "--processes", "10", "--cycles", "10000000000"} << none
+            << QByteArray("10,000,000,000 cycles need about");
+        QTest::newRow("synthetic 1e8 processes")
+            << QStringList{"snapshot", "stats", "synthetic:libc?processes=100000000"} << none
+            << QByteArray("100,000,000 processes need about");
+        QTest::newRow("synthetic 1e9 processes")
+            << QStringList{"snapshot", "stats", "synthetic:libc?processes=1000000000"} << none
+            << QByteArray("processes must be from 1 to 100000000");
+        QTest::newRow("window too short for the copies")
+            << QStringList{"simulate", "--copies", "100000", "--duration-ms", "1"} << none
+            << QByteArray("is too short for 100000 copies on 384 CPUs");
+        QTest::newRow("sweep window too short")
+            << QStringList{"sweep", "--copies", "1,100000", "--duration-ms", "1"} << none
+            << QByteArray("is too short for 100000 copies");
+        QTest::newRow("four costs at zero")
+            << QStringList{"simulate",     "--param",        "unlocked_ns_per_exec=0",
+                           "--param",      "mem_local_ns=0", "--param",
+                           "tree_op_ns=0", "--param",        "lock_atomic_ns=0"}
+            << none << QByteArray("lock_atomic_ns must be between 1 and 1000000 ns");
+        QTest::newRow("write_fraction 10")
+            << QStringList{"simulate", "--param", "write_fraction=10"} << none
+            << QByteArray("write_fraction must be between 0 and 1");
+        QTest::newRow("subnormal cost")
+            << QStringList{"simulate", "--param", "unlocked_ns_per_exec=1e-320"} << none
+            << QByteArray("is too small to be a cost");
+        QTest::newRow("recipe weight 1e-320")
+            << QStringList{"simulate", "--recipe", "%R"}
+            << recipe(R"([{"op": "work", "weight": 1e-320}])")
+            << QByteArray("\"weight\" must be from 1e-06 to 1000000");
+        QTest::newRow("recipe weights summing to infinity")
+            << QStringList{"simulate", "--recipe", "%R"}
+            << recipe(R"([{"op": "work", "weight": 1e308}, {"op": "work", "weight": 1e308}])")
+            << QByteArray("\"weight\" must be from");
+        // In range but the clock cannot move: only work steps, and no time for them.
+        QTest::newRow("clock stopped")
+            << QStringList{"simulate", "--recipe", "%R", "--param", "unlocked_ns_per_exec=0"}
+            << recipe(R"([{"op": "work", "weight": 1}])")
+            << QByteArray("the simulation stopped advancing");
+    }
+
+    void absurdRequests() {
+        QFETCH(QStringList, args);
+        QFETCH(QByteArray, recipeText);
+        QFETCH(QByteArray, message);
+        QTemporaryDir dir;
+        const QString r = dir.filePath("recipe.json");
+        if (!recipeText.isEmpty()) writeFile(r, recipeText);
+        args.replaceInStrings("%R", r);
+        const Run run = ::run(args);
+        QVERIFY2(run.finished, "timed out");
+        QVERIFY2(!run.crashed, run.err.constData());
+        QVERIFY2(run.status == 2, run.err.constData());
+        QVERIFY2(run.err.contains(message), run.err.constData());
+        QVERIFY2(!run.err.contains("std::") && !run.err.contains("::"), run.err.constData());
+    }
+
+    // A fit file is read through the same ranges as --param.
+    void fitFileOutOfRange() {
+        QFile f(IMMAP_SAMPLES "/measurements/host-2cpu-fit.json");
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QJsonObject o = QJsonDocument::fromJson(f.readAll()).object();
+        QJsonObject params = o["params"].toObject();
+        params["lock_atomic_ns"] = 0;
+        o["params"] = params;
+        QTemporaryDir dir;
+        const QString fit = dir.filePath("fit.json");
+        writeFile(fit, QJsonDocument(o).toJson());
+        const Run r = run({"simulate", "--fit", fit});
+        QVERIFY2(r.finished && !r.crashed, r.err.constData());
+        QVERIFY2(r.status == 2, r.err.constData());
+        QVERIFY2(r.err.contains("lock_atomic_ns must be between 1"), r.err.constData());
+    }
+
+    // Trace headers that lie: a window that ends before the lock events, counts that would
+    // build gigabytes of trees, a million and a half copy CPUs.
+    void lyingTraceHeaders() {
+        QTemporaryDir dir;
+        const QString good = dir.filePath("good.trace");
+        const Run rec = run({"simulate", "--copies", "4", "--duration-ms", "5", "--trace", good});
+        QVERIFY2(rec.status == 0, rec.err.constData());
+        QFile f(good);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray trace = f.readAll();
+        struct Case {
+            const char* name;
+            std::function<void(QJsonObject&)> edit;
+            QByteArray message;
+            bool located;  // the message names a line past the header
+        };
+        const Case cases[] = {
+            {"short", [](QJsonObject& o) { o["duration_ms"] = 0.5; },
+             "comes after the measured window's end", true},
+            {"zero", [](QJsonObject& o) { o["duration_ms"] = 0; },
+             "comes after the measured window's end", true},
+            {"trees",
+             [](QJsonObject& o) {
+                 QJsonArray files;
+                 for (int i = 0; i < 100000; ++i)
+                     files.append(QStringLiteral("f%1").arg(i));
+                 o["files"] = files;
+                 o["trees_per_file"] = 4096;
+             },
+             "the header lists 100000 files", false},
+            {"trees2",
+             [](QJsonObject& o) {
+                 QJsonArray files;
+                 for (int i = 0; i < 1000; ++i)
+                     files.append(QStringLiteral("f%1").arg(i));
+                 o["files"] = files;
+                 o["trees_per_file"] = 4096;
+             },
+             "1000 files with 4096 trees each make 4,096,000 trees", false},
+            {"copy_cpus",
+             [](QJsonObject& o) {
+                 QJsonArray cpus, nodes;
+                 for (int i = 0; i < 1500000; ++i) {
+                     cpus.append(i % 384);
+                     nodes.append(0);
+                 }
+                 o["copy_cpus"] = cpus;
+                 o["copy_nodes"] = nodes;
+             },
+             "the header lists 1500000 copy_cpus", false},
+            {"negative cpu",
+             [](QJsonObject& o) {
+                 o["copy_cpus"] = QJsonArray{-5, 1, 2, 3};
+             },
+             "a copy_cpus entry must be a whole number", false},
+        };
+        for (const Case& c : cases) {
+            const QString path = dir.filePath(QString(c.name) + ".trace");
+            writeFile(path, withHeader(trace, c.edit));
+            for (const QStringList& args :
+                 {QStringList{"trace", "replay", path},
+                  QStringList{"trace", "export", path, "--csv", dir.filePath("out.csv")}}) {
+                const Run r = run(args);
+                const QByteArray what = QByteArray(c.name) + ": " + r.err;
+                QVERIFY2(r.finished && !r.crashed, what.constData());
+                QVERIFY2(r.status == 2, what.constData());
+                QVERIFY2(r.err.contains(c.message), what.constData());
+                QVERIFY2(r.err.contains((path + (c.located ? ":" : ":1: ")).toUtf8()),
+                         what.constData());
+                QVERIFY2(!r.err.contains("::"), what.constData());
+            }
+        }
+    }
+
+    // A helper that never reports is killed and refused; no helper outlives a killed bench.
+    void benchHelperThatHangs() {
+        QElapsedTimer clock;
+        clock.start();
+        const Run r =
+            run({"bench", "execl", "--helper", "/bin/sleep", "--copies", "1", "--seconds", "0.1"});
+        QVERIFY2(r.finished && !r.crashed, r.err.constData());
+        QVERIFY2(r.status == 1, r.err.constData());  // a helper failing exits 1 (measurements.md)
+        QVERIFY2(r.err.contains("/bin/sleep: 1 of 1 copies had not reported"), r.err.constData());
+        QVERIFY2(r.err.contains("killed"), r.err.constData());
+    }
+
+    void benchKilledTakesItsHelpersWithIt_data() {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("SIGTERM") << int(SIGTERM);
+        QTest::newRow("SIGINT") << int(SIGINT);
+        QTest::newRow("SIGKILL") << int(SIGKILL);
+    }
+
+    void benchKilledTakesItsHelpersWithIt() {
+        QFETCH(int, signal);
+        QProcess p;
+        p.start(IMMAP_CLI,
+                {"bench", "execl", "--helper", "/bin/sleep", "--copies", "1", "--seconds", "60"});
+        QVERIFY(p.waitForStarted());
+        // The probe copy (the helper is /bin/sleep, so it stays put until killed).
+        QList<qint64> helpers;
+        for (int i = 0; i < 200 && helpers.isEmpty(); ++i) {
+            QTest::qWait(50);
+            helpers = childrenOf(p.processId());
+        }
+        QVERIFY2(!helpers.isEmpty(), "no helper started");
+        ::kill(static_cast<pid_t>(p.processId()), signal);
+        QVERIFY(p.waitForFinished(10000));
+        bool allGone = false;
+        for (int i = 0; i < 200 && !allGone; ++i) {
+            allGone = std::all_of(helpers.begin(), helpers.end(), gone);
+            if (!allGone) QTest::qWait(50);
+        }
+        QVERIFY2(allGone, "a helper outlived immap bench execl");
     }
 };
 

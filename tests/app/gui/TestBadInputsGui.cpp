@@ -207,6 +207,24 @@ private slots:
         closeDialogs(w);
         QVERIFY(dialogTexts(w).isEmpty());
     }
+
+    // A count the machine cannot hold (issue 15: the app showed "Reason: std::bad_alloc"):
+    // refused at once with the estimate, in a dialog, the window still on what it showed.
+    void absurdSyntheticHostGivesAPlainDialog() {
+        gui::MainWindow w(false);
+        w.setHeadless(false);
+        w.setAutoplay(false);
+        w.show();
+        w.loadDefault();
+        const State before = stateOf(w);
+        QVERIFY(!w.openSource(QStringLiteral("synthetic:libc?processes=100000000"), {}, {}));
+        const QString all = dialogTexts(w).join("\n");
+        QVERIFY2(all.contains("100,000,000 processes need about"), qPrintable(all));
+        QVERIFY2(all.contains("this machine has"), qPrintable(all));
+        QVERIFY2(!all.contains("::"), qPrintable(all));
+        QVERIFY(stateOf(w) == before);
+        closeDialogs(w);
+    }
 };
 
 IMMAP_TEST_SUITE(TestBadInputsGui);

@@ -10,6 +10,7 @@
 
 #include "Suites.h"
 #include "itree/InvariantChecker.h"
+#include "limits/LimitError.h"
 #include "sim/Simulator.h"
 #include "sim/Sweep.h"
 #include "topology/Topology.h"
@@ -276,8 +277,8 @@ private slots:
         SimConfig c;
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator{c});
         c.topology = &numa12();
-        c.copies = 0;
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, Simulator{c});
+        c.copies = 0;  // refused with a reason for the user (TestSimLimits has the rest)
+        QVERIFY_THROWS_EXCEPTION(limits::LimitError, Simulator{c});
         CostParams p;
         std::string error;
         QVERIFY(!p.setFromText("mem_local_ns=abc", error));

@@ -1,0 +1,219 @@
+// What the simulator refuses before it starts (issue 15): parameters outside their ranges,
+// subnormal costs, recipe weights that overflow the clock, a window too short for the copies;
+// and its guard against a clock that stopped. Also the limits helpers' messages.
+#include <QTest>
+#include <new>
+#include <stdexcept>
+
+#include "Suites.h"
+#include "limits/InputLimits.h"
+#include "limits/LimitError.h"
+#include "limits/MemoryBudget.h"
+#include "limits/UserReason.h"
+#include "sim/ResultMath.h"
+#include "sim/Simulator.h"
+#include "topology/Topology.h"
+
+using namespace immap;
+
+namespace {
+
+const topology::Topology& numa12() {
+    static const topology::Topology t =
+        topology::Topology::fromSpec("synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32");
+    return t;
+}
+
+std::string recipeJson(const std::string& steps) {
+    return R"({"format": "immap-recipe", "version": 1, "name": "t", "walker_file": "f",
+               "files": [{"name": "f", "background": false}], "steps": )" +
+           steps + "}";
+}
+
+std::string refusal(const sim::SimConfig& cfg) {
+    try {
+        sim::Simulator::checkConfig(cfg);
+    } catch (const limits::LimitError& e) {
+        return e.what();
+    }
+    return {};
+}
+
+std::string reasonFor(const std::exception_ptr& e) {
+    return limits::UserReason::of(e, "the test");
+}
+
+}  // namespace
+
+class TestSimLimits : public QObject {
+    Q_OBJECT
+
+private slots:
+    void parameterRanges() {
+        sim::CostParams p;
+        std::string error;
+        QVERIFY(!p.setFromText("lock_atomic_ns=0", error));
+        QVERIFY2(error.find("between 1 and 1000000") != std::string::npos, error.c_str());
+        QVERIFY(!p.setFromText("lock_atomic_ns=0.4", error));
+        QVERIFY(!p.setFromText("write_fraction=10", error));
+        QVERIFY2(error.find("between 0 and 1 ") != std::string::npos, error.c_str());
+        QVERIFY(!p.setFromText("unlocked_ns_per_exec=1e-320", error));
+        QVERIFY2(error.find("too small") != std::string::npos, error.c_str());
+        // Still valid: the calibration's "locked work only" run, and the bounds themselves.
+        QVERIFY2(p.setFromText("unlocked_ns_per_exec=0", error), error.c_str());
+        QVERIFY(p.setFromText("mem_local_ns=0", error));
+        QVERIFY(p.setFromText("lock_atomic_ns=1", error));
+        QVERIFY(p.setFromText("write_fraction=1", error));
+        // Every default is inside its own range.
+        for (const sim::CostParams::Info& i : sim::CostParams::table())
+            QVERIFY2(i.defaultValue >= i.min && i.defaultValue <= i.max, i.name);
+    }
+
+    void configRefusedBeforeWork() {
+        sim::SimConfig cfg;
+        cfg.topology = &numa12();
+        cfg.copies = 100000;
+        cfg.durationMs = 1;
+        // ceil(100000 / 384) = 261 copies per CPU, each exec at least 261 x 844 us.
+        const std::string why = refusal(cfg);
+        QVERIFY2(why.find("too short for 100000 copies on 384 CPUs") != std::string::npos,
+                 why.c_str());
+        QVERIFY2(why.find("at least 221 ms") != std::string::npos, why.c_str());
+        cfg.durationMs = 221;
+        QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
+        cfg.copies = 384;
+        cfg.durationMs = 1;  // one copy per CPU: 0.844 ms per exec fits
+        QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
+        cfg.copies = 100001;
+        QVERIFY(refusal(cfg).find("copies must be from 1 to 100000") != std::string::npos);
+        cfg.copies = 1;
+        cfg.params.lockAtomicNs = 0;  // set directly, past CostParams::set: still checked
+        QVERIFY(refusal(cfg).find("lock_atomic_ns") != std::string::npos);
+        bool threw = false;
+        try {
+            sim::Simulator s(cfg);
+        } catch (const limits::LimitError&) {
+            threw = true;
+        }
+        QVERIFY(threw);
+    }
+
+    void recipeWeights() {
+        for (const char* steps :
+             {R"([{"op": "work", "weight": 1e-320}])", R"([{"op": "work", "weight": 1e-7}])",
+              R"([{"op": "work", "weight": 1e308}, {"op": "work", "weight": 1e308}])"}) {
+            bool refused = false;
+            try {
+                sim::Recipe::fromJson(recipeJson(steps), "r.json");
+            } catch (const sim::RecipeError& e) {
+                refused =
+                    std::string(e.what()).find("\"weight\" must be from") != std::string::npos;
+            }
+            QVERIFY2(refused, steps);
+        }
+        const sim::Recipe ok = sim::Recipe::fromJson(
+            recipeJson(R"([{"op": "work", "weight": 0}, {"op": "work", "weight": 1e6}])"),
+            "r.json");
+        QCOMPARE(ok.totalWeight(), 1e6);
+    }
+
+    // Only work steps and no time for them: every exec is instant. The guard stops the run
+    // with a reason instead of looping forever.
+    void clockThatStopsIsCaught() {
+        const sim::Recipe r =
+            sim::Recipe::fromJson(recipeJson(R"([{"op": "work", "weight": 1}])"), "r.json");
+        sim::SimConfig cfg;
+        cfg.topology = &numa12();
+        cfg.recipe = &r;
+        cfg.copies = 2;
+        cfg.params.unlockedNsPerExec = 0;
+        sim::Simulator s(cfg);
+        std::string why;
+        try {
+            s.run();
+        } catch (const limits::LimitError& e) {
+            why = e.what();
+        }
+        QVERIFY2(why.find("the simulation stopped advancing") != std::string::npos, why.c_str());
+        // The bound: 1,000,000 + 1,000 per agent events at one instant, not many more.
+        QVERIFY(s.eventsHandled() <= 1'000'000 + 1000 * 2 + 10);
+        QVERIFY(s.now() <= 1);  // the copies start at 0 or 1 ns
+    }
+
+    // The same recipe with time per exec runs to its end.
+    void workOnlyRecipeWithTimeRuns() {
+        const sim::Recipe r =
+            sim::Recipe::fromJson(recipeJson(R"([{"op": "work", "weight": 1}])"), "r.json");
+        sim::SimConfig cfg;
+        cfg.topology = &numa12();
+        cfg.recipe = &r;
+        cfg.copies = 2;
+        cfg.durationMs = 10;
+        cfg.params.unlockedNsPerExec = 1000;
+        const sim::SimResult res = sim::Simulator(cfg).run();
+        // Two copies on their own CPUs, 1 us per exec, for 10 ms: 2,000,000 execs/s.
+        QVERIFY2(std::abs(res.execsPerSecond - 2e6) < 2e4,
+                 qPrintable(QString::number(res.execsPerSecond)));
+    }
+
+    // A million copies on a few CPUs: grouped by CPU correctly (by hash, not a linear search).
+    void cpuSplitOfManyCopies() {
+        const sim::PhaseClock clock;
+        std::vector<sim::CopyPlace> places;
+        for (unsigned c = 0; c < 1'000'000; ++c)
+            places.push_back({c % 1000, 0, &clock});
+        const auto cpus = sim::cpuSplit(places, 10, 0, true);
+        QCOMPARE(cpus.size(), std::size_t{1000});
+        for (std::size_t i = 0; i < cpus.size(); ++i) {
+            QCOMPARE(cpus[i].cpu, static_cast<unsigned>(i));
+            QCOMPARE(cpus[i].copies, 1000u);
+        }
+    }
+
+    void memoryEstimates() {
+        QCOMPARE(limits::MemoryBudget::count(10'000'000), std::string("10,000,000"));
+        QCOMPARE(limits::MemoryBudget::size(24.0 * (1ull << 30)), std::string("24 GiB"));
+        QVERIFY(limits::MemoryBudget::physicalBytes() > (64ull << 20));
+        std::string why;
+        try {
+            limits::MemoryBudget::require("10,000,000,000 processes", 1e18);
+        } catch (const limits::LimitError& e) {
+            why = e.what();
+        }
+        QVERIFY2(
+            why.rfind("10,000,000,000 processes need about 888 PiB; this machine has ", 0) == 0,
+            why.c_str());
+        limits::MemoryBudget::require("a few bytes", 100);  // fits: no throw
+    }
+
+    void plainReasons() {
+        const std::string mem = reasonFor(std::make_exception_ptr(std::bad_alloc()));
+        QVERIFY2(mem.rfind("not enough memory for the test (this machine has ", 0) == 0,
+                 mem.c_str());
+        const std::string logic = reasonFor(std::make_exception_ptr(
+            std::logic_error("RwSemModel::acquire: requester 0 already holds the lock")));
+        QVERIFY2(logic.find("::") == std::string::npos, logic.c_str());
+        QVERIFY2(logic.find("internal check failed") != std::string::npos, logic.c_str());
+        const std::string inv = reasonFor(std::make_exception_ptr(
+            std::invalid_argument("EventQueue::schedule: time -9 is before now 0")));
+        QVERIFY2(inv.find("::") == std::string::npos, inv.c_str());
+        // A message written for users passes as it is.
+        const std::string plain =
+            reasonFor(std::make_exception_ptr(std::runtime_error("f.json:3: no such step")));
+        QCOMPARE(plain, std::string("f.json:3: no such step"));
+        QVERIFY(reasonFor(std::make_exception_ptr(42)).find("internal") != std::string::npos);
+    }
+
+    void inputLimitsTable() {
+        std::string error;
+        QVERIFY(limits::InputLimits::check("copies", 100000, error));
+        QVERIFY(!limits::InputLimits::check("copies", 0, error, "--copies"));
+        QCOMPARE(error, std::string("--copies must be from 1 to 100000 copies"));
+        QVERIFY(!limits::InputLimits::check("copies", std::nan(""), error));
+        for (const auto& r : limits::InputLimits::table())
+            QVERIFY2(r.min <= r.max, r.name);
+    }
+};
+
+IMMAP_TEST_SUITE(TestSimLimits);
+#include "TestSimLimits.moc"
