@@ -91,6 +91,7 @@ int traceCommand(const QStringList& args) {
             std::string reason;
             while (reader.next(e))
                 if (!replay.apply(e, reason)) throw trace::TraceError(in, reader.line(), reason);
+            if (!reader.complete()) replay.endsEarlyAt(reader.lastTime());
             const sim::SimResult r = replay.result();
             if (p.isSet("json")) {
                 std::cout << r.toJson(true);

@@ -17,6 +17,10 @@ TraceCursor::TraceCursor(const std::string& path, std::uint64_t every)
     }
     events_ = applied_;
     error_ = reader_.error();
+    if (!reader_.complete()) {
+        cutAt_ = reader_.lastTime();
+        replay_->endsEarlyAt(cutAt_);
+    }
 }
 
 void TraceCursor::apply(const sim::SimEvent& e) {
@@ -38,7 +42,8 @@ void TraceCursor::seek(std::uint64_t applied) {
     const Checkpoint& c = checkpoints_[lo];
     if (applied < applied_ || c.applied > applied_) {
         replay_->restore(*c.state);
-        reader_.seek(c.offset, c.line);
+        if (cutAt_ >= 0) replay_->endsEarlyAt(cutAt_);
+        reader_.seek(c.offset, c.line, c.applied);
         applied_ = c.applied;
         last_ = sim::SimEvent{};
     }

@@ -49,6 +49,7 @@ private:
     std::uint64_t events_ = 0;
     std::uint64_t applied_ = 0;
     std::string error_;
+    std::int64_t cutAt_ = -1;  // a cut trace's last event time: its statistics end there
     sim::SimEvent last_;
 };
 

@@ -217,6 +217,29 @@ void appendEvent(std::string& out, const SimEvent& e) {
     out += '\n';
 }
 
+void appendEndRecord(std::string& out, std::int64_t time, std::uint64_t events) {
+    put(out, time);
+    out += " en -1 -1 ";
+    put(out, events);
+    out += '\n';
+}
+
+EndRecord parseEndRecord(const char* begin, const char* end, std::int64_t& time,
+                         std::uint64_t& events) {
+    // Cheap test first: this runs on every line.
+    const char* sp = static_cast<const char*>(std::memchr(begin, ' ', end - begin));
+    if (!sp || end - sp < 4 || sp[1] != 'e' || sp[2] != 'n' || sp[3] != ' ') return EndRecord::No;
+    Fields f{begin, end};
+    time = f.num<std::int64_t>();
+    f.p = sp + 3;
+    const auto agent = f.num<std::int32_t>();
+    const auto cpu = f.num<std::int32_t>();
+    events = f.num<std::uint64_t>();
+    if (!f.ok || f.p != end || agent != -1 || cpu != -1 || time < 0 || time > kMaxEventTime)
+        return EndRecord::Malformed;
+    return EndRecord::Yes;
+}
+
 bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size_t files,
                 SimEvent& e, std::string& reason) {
     e = SimEvent{};
@@ -280,6 +303,13 @@ bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size
                  "\" event (fields missing, extra or not numbers)";
         return false;
     }
+    // -1 means "none" (set-up, background, no CPU); anything below is not a copy, pid or CPU.
+    if (e.agent < -1 || e.cpu < -1) {
+        reason =
+            (e.agent < -1 ? "agent " + std::to_string(e.agent) : "CPU " + std::to_string(e.cpu)) +
+            " is negative (only -1, for none, is allowed)";
+        return false;
+    }
     if ((e.kind == SimEvent::LockWait || e.kind == SimEvent::LockAcquire ||
          e.kind == SimEvent::LockRelease) &&
         (e.lock < 0 || static_cast<std::size_t>(e.lock) >= locks)) {
@@ -289,10 +319,16 @@ bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size
     }
     if ((e.kind == SimEvent::TreeInsert || e.kind == SimEvent::TreeRemove) &&
         (e.file < 0 || static_cast<std::size_t>(e.file) >= files || e.tree < 0 ||
-         e.last < e.start)) {
-        reason = e.last < e.start ? "the interval's last page is before its first"
-                                  : "file " + std::to_string(e.file) + " is not in the header's " +
-                                        std::to_string(files) + " files";
+         e.last < e.start || e.home < 0)) {
+        if (e.file < 0 || static_cast<std::size_t>(e.file) >= files)
+            reason = "file " + std::to_string(e.file) + " is not in the header's " +
+                     std::to_string(files) + " files";
+        else if (e.tree < 0)
+            reason = "tree " + std::to_string(e.tree) + " is negative";
+        else if (e.home < 0)
+            reason = "home node " + std::to_string(e.home) + " is negative";
+        else
+            reason = "the interval's last page is before its first";
         return false;
     }
     return true;

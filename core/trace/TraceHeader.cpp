@@ -58,6 +58,11 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
     const std::size_t sp = line.find(' ', magic.size());
     const std::string version =
         line.substr(magic.size(), sp == std::string::npos ? std::string::npos : sp - magic.size());
+    if (version == "1")
+        throw TraceError(file, 1,
+                         "trace format version 1 has no end record, so a cut recording cannot be "
+                         "told from a whole one; record it again with this build (version " +
+                             std::to_string(kTraceVersion) + ")");
     if (version != std::to_string(kTraceVersion))
         throw TraceError(file, 1,
                          "trace format version " + version +
@@ -68,9 +73,10 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
     QJsonParseError err{};
     const QByteArray json = QByteArray::fromStdString(line.substr(sp + 1));
     const QJsonDocument doc = QJsonDocument::fromJson(json, &err);
-    if (err.error != QJsonParseError::NoError || !doc.isObject())
+    if (err.error != QJsonParseError::NoError)
         throw TraceError(file, 1,
                          "the header's JSON is broken: " + err.errorString().toStdString());
+    if (!doc.isObject()) throw TraceError(file, 1, "the header's JSON is not an object ({...})");
     const QJsonObject o = doc.object();
     TraceHeader h;
     h.source = o["source"].toString().toStdString();
@@ -82,16 +88,30 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
     if (!(copies >= 0 && copies <= 4294967295.0))
         throw TraceError(file, 1, "copies must be from 0 to 4294967295");
     h.copies = static_cast<unsigned>(copies);
-    h.seed = o["seed"].toString().toULongLong();
+    // A string of decimal digits (JSON numbers lose 64-bit precision); "-1zz" is no seed.
+    if (o.contains("seed")) {
+        bool ok = false;
+        const QString seed = o["seed"].toString();
+        h.seed = seed.toULongLong(&ok);
+        if (!o["seed"].isString() || !ok || !seed.front().isDigit())
+            throw TraceError(file, 1, "seed must be a string of decimal digits below 2^64");
+    }
     h.durationMs = o["duration_ms"].toDouble();
     // Replay adds it, in ns, to event times (at most 2^62): keep the sum inside int64.
     if (!(h.durationMs >= 0 && h.durationMs <= 1e12))
         throw TraceError(file, 1, "duration_ms must be from 0 to 1e12");
-    h.walkersPerSecond = o["walkers_per_s"].toDouble();
-    h.timeOriginNs = o["time_origin_ns"].toString().toLongLong();
     // Every count sizes what replay allocates, so each is checked before anything is built.
     using limits::InputLimits;
     std::string range;
+    h.walkersPerSecond = o["walkers_per_s"].toDouble();
+    if (!InputLimits::check("walkers_per_s", h.walkersPerSecond, range))
+        throw TraceError(file, 1, range);
+    if (o.contains("time_origin_ns")) {
+        bool ok = false;
+        h.timeOriginNs = o["time_origin_ns"].toString().toLongLong(&ok);
+        if (!ok || h.timeOriginNs < 0)
+            throw TraceError(file, 1, "time_origin_ns must be a string of decimal digits");
+    }
     const QJsonArray files = o["files"].toArray();
     if (!files.isEmpty() && !InputLimits::check("trace_files", files.size(), range, "files"))
         throw TraceError(file, 1,
@@ -135,13 +155,21 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
                 "a copy_cpus entry must be a whole number from 0 to " + InputLimits::number(r.max));
         h.copyCpus.push_back(static_cast<unsigned>(cpu));
     }
-    for (const auto& n : o["copy_nodes"].toArray())
-        h.copyNodes.push_back(n.toInt());
+    for (const auto& n : o["copy_nodes"].toArray()) {
+        const double node = n.toDouble(-1);
+        if (!n.isDouble() || node != std::floor(node) || !(node >= 0 && node < 4096))
+            throw TraceError(file, 1, "a copy_nodes entry must be a whole number from 0 to 4095");
+        h.copyNodes.push_back(static_cast<int>(node));
+    }
     if (h.copyCpus.size() != h.copyNodes.size())
         throw TraceError(file, 1, "copy_cpus and copy_nodes differ in length");
     const QJsonObject ps = o["params"].toObject();
-    for (auto it = ps.begin(); it != ps.end(); ++it)
+    for (auto it = ps.begin(); it != ps.end(); ++it) {
+        if (!it.value().isDouble())
+            throw TraceError(file, 1,
+                             "parameter \"" + it.key().toStdString() + "\" is not a number");
         h.params[it.key().toStdString()] = it.value().toDouble();
+    }
     h.note = o["note"].toString().toStdString();
     if (h.files.empty()) throw TraceError(file, 1, "the header lists no files");
     return h;

@@ -10,7 +10,7 @@
 namespace immap::trace {
 
 inline constexpr const char* kTraceMagic = "immap-trace";
-inline constexpr int kTraceVersion = 1;
+inline constexpr int kTraceVersion = 2;
 
 struct TraceLock {
     std::string name;

@@ -1,5 +1,6 @@
 #include "trace/TraceReader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -67,7 +68,7 @@ bool TraceReader::fill() {
     return n > 0;
 }
 
-void TraceReader::seek(std::uint64_t offset, std::uint64_t line) {
+void TraceReader::seek(std::uint64_t offset, std::uint64_t line, std::uint64_t events) {
     if (std::fseek(file_, static_cast<long>(offset), SEEK_SET) != 0)
         throw TraceError(path_, line, std::string("cannot seek: ") + std::strerror(errno));
     buf_.clear();
@@ -75,9 +76,18 @@ void TraceReader::seek(std::uint64_t offset, std::uint64_t line) {
     eof_ = false;
     line_ = line;
     consumed_ = offset;
+    events_ = events;
+    complete_ = false;  // the end record, if any, is read again
     error_.clear();
     errorReason_.clear();
     errorLine_ = 0;
+}
+
+void TraceReader::cut(std::uint64_t line, const std::string& why) {
+    char ms[32];
+    std::snprintf(ms, sizeof ms, "%.3f", static_cast<double>(lastTime_) / 1e6);
+    fail(line, "the recording ends early at line " + std::to_string(line) + " (" + why +
+                   "); statistics cover its first " + ms + " ms");
 }
 
 void TraceReader::fail(std::uint64_t line, const std::string& reason) {
@@ -98,8 +108,9 @@ bool TraceReader::next(sim::SimEvent& e) {
             }
             if (fill()) continue;
             if (pos_ < buf_.size())
-                fail(line_ + 1,
-                     "the last line is cut short (no newline); everything before it was read");
+                cut(line_ + 1, "its last line is cut short, without a newline");
+            else if (!complete_)
+                cut(line_, "no end record after it: the run was stopped or the file cut");
             return false;
         }
         ++line_;
@@ -107,12 +118,44 @@ bool TraceReader::next(sim::SimEvent& e) {
         pos_ += len + 1;
         consumed_ += len + 1;
         if (len == 0) continue;  // blank lines are allowed
+        if (complete_) {
+            fail(line_, "a line after the end record (the recording ended at line " +
+                            std::to_string(endLine_) + ")");
+            return false;
+        }
+        std::int64_t endTime = 0;
+        std::uint64_t counted = 0;
+        switch (parseEndRecord(begin, end, endTime, counted)) {
+            case EndRecord::Yes:
+                if (counted != events_) {
+                    fail(line_, "the end record counts " + std::to_string(counted) +
+                                    " events but " + std::to_string(events_) +
+                                    " came before it: lines are missing or added");
+                    return false;
+                }
+                if (endTime < lastTime_) {
+                    fail(line_, "the end record's time " + std::to_string(endTime) +
+                                    " ns is before the last event's, " + std::to_string(lastTime_) +
+                                    " ns");
+                    return false;
+                }
+                complete_ = true;
+                endLine_ = line_;
+                continue;  // nothing may follow but blank lines
+            case EndRecord::Malformed:
+                fail(line_, "malformed end record (expected \"TIME en -1 -1 EVENTS\")");
+                return false;
+            case EndRecord::No:
+                break;
+        }
         std::string reason;
         if (!parseEvent(begin, end, header_.locks.size(), header_.files.size(), e, reason)) {
             fail(line_, reason);
             return false;
         }
         if (e.lock >= 0) e.file = header_.locks[static_cast<std::size_t>(e.lock)].file;
+        ++events_;
+        lastTime_ = std::max(lastTime_, e.time);
         return true;
     }
 }

@@ -1,6 +1,8 @@
 #pragma once
-// Streams a native trace: the header, then one event at a time. At the first truncated or
-// malformed line it stops, keeps everything before it, and says where and why.
+// Streams a native trace: the header, then one event at a time, up to the end record. At the
+// first truncated or malformed line, or at the end of a file that has no end record (a run
+// killed, a file cut on a line boundary), it stops, keeps everything before it, and says where
+// and why: such a trace is reported as cut, never as complete.
 
 #include <cstdio>
 #include <memory>
@@ -28,9 +30,13 @@ public:
     const std::string& errorReason() const { return errorReason_; }
     std::uint64_t line() const { return line_; }
     std::uint64_t bytesRead() const { return consumed_; }
-    // Goes back (or forward) to a line start seen earlier: `offset` = bytesRead() and
-    // `line` = line() at that point. Clears any error.
-    void seek(std::uint64_t offset, std::uint64_t line);
+    // True once the end record has been read: the recording is whole.
+    bool complete() const { return complete_; }
+    // The latest event time read so far (ns); for a cut trace, how far its statistics reach.
+    std::int64_t lastTime() const { return lastTime_; }
+    // Goes back (or forward) to a line start seen earlier: `offset` = bytesRead(), `line` =
+    // line() and `events` = the events read by then. Clears any error.
+    void seek(std::uint64_t offset, std::uint64_t line, std::uint64_t events);
     const std::string& path() const { return path_; }
 
 private:
@@ -44,10 +50,16 @@ private:
     bool eof_ = false;
     std::uint64_t line_ = 0;
     std::uint64_t consumed_ = 0;
+    std::uint64_t events_ = 0;
+    std::int64_t lastTime_ = 0;
+    bool complete_ = false;
+    std::uint64_t endLine_ = 0;
     std::string error_;
     std::uint64_t errorLine_ = 0;
     std::string errorReason_;
     void fail(std::uint64_t line, const std::string& reason);
+    // The recording stops early at `line`, for `why`: says so, with how far it reaches.
+    void cut(std::uint64_t line, const std::string& why);
 };
 
 }  // namespace immap::trace

@@ -313,6 +313,12 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                 break;
             case SimEvent::WalkEnd: {
                 const Agent& a = agent(e.agent);
+                if (e.time < a.arrival) {
+                    reason = "walker " + std::to_string(e.agent) + " ends its walk at " +
+                             std::to_string(e.time) + " ns, before it arrived at " +
+                             std::to_string(a.arrival) + " ns";
+                    return false;
+                }
                 if (inWindow_ && a.arrival >= windowStart_ && e.time <= end_)
                     walkLatencies_.push_back(e.time - a.arrival);
                 break;
@@ -335,6 +341,10 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
         return false;
     }
     return true;
+}
+
+void TraceReplay::endsEarlyAt(std::int64_t time) {
+    if (inWindow_) end_ = std::clamp(time, windowStart_, end_);
 }
 
 sim::SimResult TraceReplay::result() const {

@@ -36,6 +36,10 @@ public:
 
     // The recorded run's statistics, as far as the trace carries them (see above).
     sim::SimResult result() const;
+    // The trace stops early (TraceReader::complete() is false) after its events up to `time`:
+    // the statistics window closes there, not at the header's end, so rates are not diluted
+    // over time the recording does not cover.
+    void endsEarlyAt(std::int64_t time);
 
     std::uint64_t events() const { return events_; }
     std::size_t treeCount(int file) const {

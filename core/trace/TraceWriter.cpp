@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -64,6 +65,7 @@ void TraceWriter::start(const TraceHeader& header) {
 void TraceWriter::onEvent(const sim::SimEvent& e) {
     appendEvent(buffer_, e);
     ++events_;
+    lastTime_ = std::max(lastTime_, e.time);
     if (started_ && buffer_.size() >= kBatchBytes) flush();
 }
 
@@ -75,8 +77,9 @@ void TraceWriter::flush() {
     buffer_.clear();
 }
 
-void TraceWriter::close() {
+void TraceWriter::close(std::int64_t endTime) {
     if (!file_) return;
+    if (started_) appendEndRecord(buffer_, std::max(endTime, lastTime_), events_);
     flush();
     const int rc = std::fclose(file_);
     file_ = nullptr;
@@ -129,7 +132,7 @@ std::optional<sim::SimResult> recordRun(sim::SimConfig config, const std::string
             if (*cancel) return std::nullopt;
     }
     const sim::SimResult r = s.run();
-    w.close();
+    w.close(s.now());
     return r;
 }
 

@@ -30,9 +30,11 @@ public:
     void onEvent(const sim::SimEvent& e) override;
     // Writes out the buffer; throws TraceError on a write error (disk full, ...).
     void flush();
-    // Flushes, closes and renames over the target; throws TraceError on failure. Destroyed
-    // without close(), the writer removes its temporary file and leaves the target alone.
-    void close();
+    // Ends the recording with its end record (the run's end at `endTime` ns, or the last
+    // event's time when that is later), flushes, closes and renames over the target; throws
+    // TraceError on failure. Destroyed without close(), the writer removes its temporary file
+    // and leaves the target alone.
+    void close(std::int64_t endTime = 0);
     const std::string& temporaryPath() const { return tmpPath_; }
 
     std::uint64_t events() const { return events_; }
@@ -45,15 +47,16 @@ private:
     std::string buffer_;
     bool started_ = false;
     std::uint64_t events_ = 0;
+    std::int64_t lastTime_ = 0;
 };
 
 // The header for a simulation about to be recorded.
 TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim);
 
 // Runs `config` to its end recorded to `path` (its observer is replaced by the writer) and
-// returns the run's result. With `cancel`, the run goes in 1 ms slices of simulated time and
-// stops when the flag is raised: nullopt, and `path` is left as it was. Throws TraceError when
-// `path` cannot be written.
+// returns the run's result; the end record carries the run's end. With `cancel`, the run goes in 1
+// ms slices of simulated time and stops when the flag is raised: nullopt, and `path` is left as it
+// was. Throws TraceError when `path` cannot be written.
 std::optional<sim::SimResult> recordRun(sim::SimConfig config, const std::string& path,
                                         const std::atomic<bool>* cancel = nullptr);
 

@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
     const fs::path trace = dir / "run.trace";
     {
         std::ofstream out(trace);
-        out << "immap-trace 1 {\"source\":\"simulate\",\"topology\":\"limits_bench\",\"policy\":"
+        out << "immap-trace 2 {\"source\":\"simulate\",\"topology\":\"limits_bench\",\"policy\":"
                "\"single\",\"recipe\":\"generated\",\"copies\":64,\"seed\":\"1\","
                "\"duration_ms\":1000,\"walkers_per_s\":0,\"time_origin_ns\":\"0\",\"files\":"
                "[\"libc.so.6\"],\"trees_per_file\":1,\"locks\":[{\"name\":\"libc.so.6\","
@@ -182,7 +182,7 @@ int main(int argc, char** argv) {
                 buf.clear();
             }
         }
-        out << buf;
+        out << buf << written * 100 << " en -1 -1 " << written << '\n';
     }
     std::printf("trace file: %.0f MiB\n", static_cast<double>(fs::file_size(trace)) / 1048576.0);
     measure("trace", "events", [&] {

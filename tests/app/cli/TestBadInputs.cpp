@@ -171,6 +171,17 @@ private slots:
         row("trace", "trace-over64.trace", 2, 3);
         row("trace", "trace-reversed.trace", 2, 3);
         row("trace", "trace-duplicate.trace", 2, 4);
+        row("trace", "trace-version1.trace", 2, 1);
+        row("replay", "trace-no-end.trace", 2, 4);
+        row("trace", "trace-end-count.trace", 2, 4);
+        row("trace", "trace-after-end.trace", 2, 4);
+        row("trace", "trace-negative-cpu.trace", 2, 3);
+        row("trace", "trace-negative-tree.trace", 2, 3);
+        row("replay", "trace-walk-backwards.trace", 2, 7);
+        row("trace", "trace-header-array.trace", 2, 1);
+        row("trace", "trace-header-seed.trace", 2, 1);
+        row("trace", "trace-header-walkers.trace", 2, 1);
+        row("trace", "trace-header-cpus.trace", 2, 1);
         row("bt", "bt-empty.txt", 2, 0);
         row("bt", "bt-binary.txt", 2, 1);
         row("bt", "bt-truncated.txt", 2, 4);
@@ -216,7 +227,7 @@ private slots:
                              << "i 1 0 " + junk + "\n"
                              << 2 << 1;
         QTest::newRow("trace") << "trace"
-                               << "immap-trace 1 " + junk + "\n"
+                               << "immap-trace 2 " + junk + "\n"
                                << 2 << 1;
         QTest::newRow("bt") << "bt"
                             << "1 0 1 x exec file=" + junk + "\n" + junk << 2 << 1;

@@ -72,7 +72,7 @@ private slots:
         QFile f(bad);
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(
-            "immap-trace 1 {\"files\":[\"a\"],\"locks\":[{\"name\":\"a\",\"file\":0}]}\n0 eb 0 "
+            "immap-trace 2 {\"files\":[\"a\"],\"locks\":[{\"name\":\"a\",\"file\":0}]}\n0 eb 0 "
             "0\n0 xx 0 0\n");
         f.close();
         const auto r = runImmap({"trace", "stats", bad});

@@ -125,6 +125,91 @@ private slots:
                  reader.error().c_str());
     }
 
+    // A whole recording ends with "TIME en -1 -1 EVENTS"; without it (a killed run's temporary
+    // file, a file cut on a line boundary) the reader says the recording ends early, and a
+    // replay's window closes at the last event instead of diluting rates over the header's
+    // whole duration (issue 15: 38 execs over "50 ms" were reported as a whole run).
+    void theEndRecordTellsAWholeRecordingFromACutOne() {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("whole.trace").toStdString();
+        record(path, "single", 16, 0);
+        std::vector<std::string> lines;
+        {
+            std::istringstream in(slurp(path));
+            for (std::string l; std::getline(in, l);)
+                lines.push_back(l);
+        }
+        // The end record, checked by hand against the lines before it.
+        std::int64_t maxTime = 0;
+        for (std::size_t i = 1; i + 1 < lines.size(); ++i)
+            maxTime = std::max<std::int64_t>(maxTime, std::stoll(lines[i]));
+        const std::string end = lines.back();
+        QCOMPARE(end.substr(end.find(' ')), " en -1 -1 " + std::to_string(lines.size() - 2));
+        QVERIFY(std::stoll(end) >= maxTime);
+        {
+            TraceReader whole(path);
+            sim::SimEvent e;
+            while (whole.next(e)) {
+            }
+            QVERIFY2(whole.complete() && whole.error().empty(), whole.error().c_str());
+        }
+        std::int64_t windowStart = -1;
+        for (const std::string& l : lines)
+            if (l.find(" ws ") != std::string::npos) windowStart = std::stoll(l);
+        QVERIFY(windowStart >= 0);
+        for (const std::size_t keep : {lines.size() - 1, lines.size() * 3 / 4, lines.size() / 2}) {
+            std::string text;
+            std::int64_t last = 0;
+            std::uint64_t execs = 0;
+            for (std::size_t i = 0; i < keep; ++i) {
+                text += lines[i] + "\n";
+                if (i == 0) continue;
+                const std::int64_t t = std::stoll(lines[i]);
+                last = std::max(last, t);
+                std::istringstream f(lines[i]);
+                std::string time, code;
+                long agent = 0;
+                f >> time >> code >> agent;
+                if (code == "ee" && agent >= 0 && agent < 16 && t >= windowStart) ++execs;
+            }
+            const std::string cut = dir.filePath("cut.trace").toStdString();
+            spit(cut, text);
+            TraceReader reader(cut);
+            TraceReplay rp(reader.header());
+            sim::SimEvent e;
+            std::string reason;
+            while (reader.next(e))
+                QVERIFY2(rp.apply(e, reason), reason.c_str());
+            QVERIFY(!reader.complete());
+            QCOMPARE(reader.errorLine(), static_cast<std::uint64_t>(keep));
+            QVERIFY2(reader.errorReason().find("ends early at line " + std::to_string(keep) +
+                                               " (no end record") != std::string::npos,
+                     reader.error().c_str());
+            QCOMPARE(reader.lastTime(), last);
+            rp.endsEarlyAt(reader.lastTime());
+            const sim::SimResult r = rp.result();
+            QCOMPARE(r.execs, execs);
+            QCOMPARE(r.durationMs,
+                     static_cast<double>(std::max(last, windowStart) - windowStart) / 1e6);
+        }
+        // A count that disagrees, or a line after the end, is refused at its line.
+        for (const auto& [tail, why] : std::vector<std::pair<std::string, const char*>>{
+                 {"99 en -1 -1 0\n", "counts 0 events"},
+                 {end + "\n5 ee 0 0\n", "a line after the end record"},
+                 {"99 en 0 -1 3\n", "malformed end record"}}) {
+            std::string text;
+            for (std::size_t i = 0; i + 1 < lines.size(); ++i)
+                text += lines[i] + "\n";
+            const std::string bad = dir.filePath("bad.trace").toStdString();
+            spit(bad, text + tail);
+            TraceReader reader(bad);
+            sim::SimEvent e;
+            while (reader.next(e)) {
+            }
+            QVERIFY2(reader.errorReason().find(why) != std::string::npos, reader.error().c_str());
+        }
+    }
+
     void corruptLinesNameTheLine() {
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.trace").toStdString();
@@ -173,17 +258,28 @@ private slots:
         const std::string path = dir.filePath("h.trace").toStdString();
         const std::pair<std::string, const char*> cases[] = {
             {"", "empty file"},
-            {"immap-trace 2 {\"files\":[\"a\"]}\n", "version 2 is not supported"},
+            {"immap-trace 3 {\"files\":[\"a\"]}\n", "version 3 is not supported"},
+            {"immap-trace 1 {\"files\":[\"a\"]}\n", "version 1 has no end record"},
+            {"immap-trace 2 [1]\n", "not an object"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"seed\":\"-1zz\"}\n", "seed must be"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"seed\":7}\n", "seed must be"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"walkers_per_s\":-1e308}\n", "walkers_per_s must"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"copy_cpus\":[-5],\"copy_nodes\":[0]}\n",
+             "copy_cpus entry"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"copy_cpus\":[1],\"copy_nodes\":[-1]}\n",
+             "copy_nodes entry"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"params\":{\"tree_op_ns\":\"x\"}}\n",
+             "is not a number"},
             {"hello\n", "not an immap trace"},
-            {"immap-trace 1 {broken\n", "JSON is broken"},
-            {"immap-trace 1 {\"files\":[]}\n", "lists no files"},
-            {"immap-trace 1 {\"files\":[\"a\"],\"locks\":[{\"name\":\"x\",\"file\":3}]}\n",
+            {"immap-trace 2 {broken\n", "JSON is broken"},
+            {"immap-trace 2 {\"files\":[]}\n", "lists no files"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"locks\":[{\"name\":\"x\",\"file\":3}]}\n",
              "names no file"},
-            {"immap-trace 1 {\"files\":[\"a\"]}", "cut short"},
+            {"immap-trace 2 {\"files\":[\"a\"]}", "cut short"},
             // Issue 8: out-of-range numbers were cast (UB) or overflowed in replay.
-            {"immap-trace 1 {\"files\":[\"a\"],\"copies\":1e300}\n", "copies must be"},
-            {"immap-trace 1 {\"files\":[\"a\"],\"copies\":-1}\n", "copies must be"},
-            {"immap-trace 1 {\"files\":[\"a\"],\"duration_ms\":1e300}\n", "duration_ms must be"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"copies\":1e300}\n", "copies must be"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"copies\":-1}\n", "copies must be"},
+            {"immap-trace 2 {\"files\":[\"a\"],\"duration_ms\":1e300}\n", "duration_ms must be"},
         };
         for (const auto& [text, reason] : cases) {
             spit(path, text);
@@ -233,7 +329,11 @@ private slots:
         std::uint64_t n = 0;
         while (reader.next(e))
             QCOMPARE(e.time, static_cast<std::int64_t>(n++));
-        QVERIFY(reader.error().empty());  // batches end on whole lines
+        // Batches end on whole lines, but no end record: reported as cut, not as whole.
+        QVERIFY(!reader.complete());
+        QVERIFY2(reader.errorReason().find("ends early at line " + std::to_string(n + 1) +
+                                           " (no end record") != std::string::npos,
+                 reader.error().c_str());
         QVERIFY(n > 0 && n <= written);
         delete w;
         QCOMPARE(slurp(path), std::string("old\n"));
@@ -345,7 +445,7 @@ private slots:
         QTemporaryDir dir;
         const std::string path = dir.filePath("ids.trace").toStdString();
         spit(path,
-             "immap-trace 1 {\"files\":[\"a\"],\"locks\":[{\"name\":\"a\",\"file\":0}]}\n"
+             "immap-trace 2 {\"files\":[\"a\"],\"locks\":[{\"name\":\"a\",\"file\":0}]}\n"
              "0 ti 0 0 0 0 1 0 3 0\n"
              "1 ti 0 0 0 0 4000000000 0 3 0\n");
         TraceReader reader(path);

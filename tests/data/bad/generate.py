@@ -11,7 +11,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 rng = random.Random(8)
 MAPS = (b"7f0000000000-7f0000002000 r--p 00000000 fe:00 1234 /usr/lib/libc.so.6\n"
         b"7f0000002000-7f0000010000 r-xp 00002000 fe:00 1234 /usr/lib/libc.so.6\n")
-HEADER = (b'immap-trace 1 {"source":"simulate","topology":"t","policy":"single","recipe":"r",'
+HEADER = (b'immap-trace 2 {"source":"simulate","topology":"t","policy":"single","recipe":"r",'
           b'"copies":1,"seed":"1","duration_ms":1,"walkers_per_s":0,"time_origin_ns":"0",'
           b'"files":["libc.so.6"],"trees_per_file":1,"locks":[{"name":"libc.so.6","file":0}],'
           b'"walker_file":0,"params":{}}\n')
@@ -93,7 +93,23 @@ write("recipe-over64.json", b'{\n  "format": "immap-recipe",\n  "version": 99999
 # native traces
 write("trace-empty.trace", b"")
 write("trace-binary.trace", binary(800))
-write("trace-version.trace", HEADER.replace(b"immap-trace 1", b"immap-trace 7") + b"0 eb 0 0\n")
+write("trace-version.trace", HEADER.replace(b"immap-trace 2", b"immap-trace 7") + b"0 eb 0 0\n")
+# version 1 had no end record: refused with that reason, not read as if whole
+write("trace-version1.trace", HEADER.replace(b"immap-trace 2", b"immap-trace 1") + b"0 eb 0 0\n")
+# whole lines, but no end record: a run killed or a file cut on a line boundary
+write("trace-no-end.trace", HEADER + b"0 ws -1 -1\n0 eb 0 0\n400000 ee 0 0\n")
+write("trace-end-count.trace", HEADER + b"0 eb 0 0\n5 ee 0 0\n1000000 en -1 -1 3\n")
+write("trace-after-end.trace", HEADER + b"0 eb 0 0\n1000000 en -1 -1 1\n5 ee 0 0\n")
+write("trace-negative-cpu.trace", HEADER + b"0 eb 0 0\n5 ee 0 -5\n1000000 en -1 -1 2\n")
+write("trace-negative-tree.trace", HEADER + b"0 eb 0 0\n10 ti 0 0 0 -1 0 1 3 0\n")
+# the walker (agent copies + 0 = 1) ends before it arrived: a negative latency
+write("trace-walk-backwards.trace",
+      HEADER + b"0 ws -1 -1\n100 wa 1 -1\n101 la 1 -1 0 r\n101 wb 1 -1\n102 lr 1 -1 0\n"
+      b"50 we 1 -1\n1000000 en -1 -1 6\n")
+write("trace-header-array.trace", b"immap-trace 2 [1,2]\n")
+write("trace-header-seed.trace", HEADER.replace(b'"seed":"1"', b'"seed":"-1zz"'))
+write("trace-header-walkers.trace", HEADER.replace(b'"walkers_per_s":0', b'"walkers_per_s":-1e308'))
+write("trace-header-cpus.trace", HEADER.replace(b'"params":{}', b'"params":{},"copy_cpus":[-5],"copy_nodes":[0]'))
 write("trace-lying.trace", HEADER + b"0 eb 0 0\n0 event=exec pid=1 cpu=0 version=2\n")
 write("trace-truncated.trace", HEADER + b"0 eb 0 0\n10 la 0 0 0 w\n20 lr 0 0")
 write("trace-nul.trace", HEADER + b"0 eb 0 0\n10 lw 0\0 0 0 w\n")
