@@ -262,9 +262,10 @@ int sweepCommand(const QStringList& args) {
     p.addOption({"size", "PNG size.", "WxH", "1200x800"});
     if (auto rc = parseCommandLine("sweep", p, args)) return *rc;
     return reportingBadInput([&]() -> int {
+        std::vector<std::pair<QString, QString>> outs;
         for (const char* o : {"csv", "png"})
-            if (p.isSet(o))
-                if (auto rc = refuseOutput(p.value(o), commonInputs(p))) return *rc;
+            if (p.isSet(o)) outs.emplace_back(QString("--") + o, p.value(o));
+        if (auto rc = refuseOutputs(outs, commonInputs(p))) return *rc;
         Common c;
         if (auto rc = readCommon("sweep", p, c)) return *rc;
         sim::SweepConfig cfg;

@@ -55,6 +55,9 @@ int traceCommand(const QStringList& args) {
     const QStringList pos = p.positionalArguments();
     if (pos.size() != 1) return usage("expected exactly one input file");
     const std::string in = pos.first().toStdString();
+    // One export per run: the reader streams the trace once.
+    if (sub == "export" && p.isSet("perfetto") && p.isSet("csv"))
+        return usage("export takes one of --perfetto or --csv, not both");
     return guarded([&]() -> int {
         if (sub == "import") {
             if (!p.isSet("o")) return usage("import needs -o OUT");

@@ -249,6 +249,30 @@ private slots:
         QCOMPARE(testing::leftovers(dir.path(), {"in", "link"}), QStringList());
     }
 
+    // Two outputs of one run naming one file (directly or through a symlink): refused before
+    // any work, with both options named, and the file untouched; `trace export` takes one
+    // export per run instead of silently dropping the second.
+    void twoOutputsNamingOneFile() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("both");
+        QVERIFY(testing::writeAll(out, testing::kOldContent));
+        const QString link = dir.filePath("link");
+        QVERIFY(QFile::link(out, link));
+        for (const QString& second : {out, link}) {
+            const Run r = run({"sweep", "--topology", kTopo, "--policies", "single", "--copies",
+                               "1", "--duration-ms", "1", "--csv", out, "--png", second});
+            QCOMPARE(r.status, 2);
+            QVERIFY2(r.err.contains(second.toUtf8() + ": --csv and --png name the same file"),
+                     r.err.constData());
+            QCOMPARE(testing::readAll(out), QByteArray(testing::kOldContent));
+        }
+        const Run r = run({"trace", "export", kRecording, "--csv", dir.filePath("a.csv"),
+                           "--perfetto", dir.filePath("b.json")});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains("one of --perfetto or --csv"), r.err.constData());
+        QCOMPARE(testing::leftovers(dir.path(), {"both", "link"}), QStringList());
+    }
+
     // `trace import` writes to a temporary file renamed over OUT at the end: an import that
     // fails leaves the previous trace whole (it used to leave 0 bytes), and one that succeeds
     // replaces it and leaves nothing behind.
