@@ -16,14 +16,16 @@ QString ViewExporter::filters() {
     return QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)");
 }
 
-QString ViewExporter::save(QWidget* widget, const QString& path) {
+QString ViewExporter::save(QWidget* widget, const QString& path,
+                           const std::vector<std::string>& inputs) {
+    // First: replacing an input or a device is the worse mistake, whatever the suffix says.
+    if (const std::string why = io::OutputTarget::check(path.toStdString(), inputs); !why.empty())
+        return QString::fromStdString(why);
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix != QLatin1String("png") && suffix != QLatin1String("svg") &&
         suffix != QLatin1String("pdf"))
         return QObject::tr("%1: unknown format '%2' (expected .png, .svg or .pdf)")
             .arg(path, suffix);
-    if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty())
-        return QString::fromStdString(why);
     QSaveFile out(path);
     if (!out.open(QIODevice::WriteOnly))
         return QObject::tr("%1: cannot write: %2").arg(path, out.errorString());

@@ -3,6 +3,8 @@
 // file's suffix. Written through QSaveFile, so a failed export never leaves half a file.
 
 #include <QString>
+#include <string>
+#include <vector>
 
 class QWidget;
 
@@ -10,8 +12,10 @@ namespace immap::views {
 
 class ViewExporter {
 public:
-    // Returns an empty string on success, else the reason (naming the file).
-    static QString save(QWidget* widget, const QString& path);
+    // Returns an empty string on success, else the reason (naming the file). `inputs` are the
+    // files the window has read: the export may replace none of them.
+    static QString save(QWidget* widget, const QString& path,
+                        const std::vector<std::string>& inputs = {});
     static QString filters();  // for QFileDialog
 };
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "io/InputFile.h"
 #include "io/OutputTarget.h"
 
 #include "limits/LimitError.h"
@@ -38,16 +39,6 @@ int reportingBadInput(Fn&& fn) {
         std::cerr << e.what() << '\n';
     }
     return kBadInput;
-}
-
-// The file a source or topology spec names ("xml:F", "maps:F", "snapshot:F", "trace:F"), or the
-// argument itself when it has no such prefix; "" for specs that name none (host, live, ...).
-inline std::string specFile(const std::string& spec) {
-    for (const char* kind : {"xml:", "maps:", "snapshot:", "trace:"}) {
-        const std::string k = kind;
-        if (spec.rfind(k, 0) == 0) return spec.substr(k.size());
-    }
-    return spec.find(':') == std::string::npos && spec != "host" && spec != "live" ? spec : "";
 }
 
 // Every output is asked before the command works: one that is not a regular file, or that is one

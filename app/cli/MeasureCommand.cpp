@@ -273,9 +273,9 @@ int calibrateCommand(const QStringList& args) {
             cmd, "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
     if (!p.isSet("measured")) return usageError(cmd, "--measured FILE is required");
     if (p.isSet("output"))
-        if (auto rc = refuseOutput(
-                p.value("output"),
-                {p.value("measured").toStdString(), specFile(p.value("topology").toStdString())}))
+        if (auto rc = refuseOutput(p.value("output"),
+                                   {p.value("measured").toStdString(),
+                                    io::InputFile::fileOfSpec(p.value("topology").toStdString())}))
             return *rc;
     calib::CalibrationConfig cfg;
     if (!parseNumber(p.value("duration-ms"), cfg.durationMs) || cfg.durationMs <= 0 ||

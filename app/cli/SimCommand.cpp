@@ -95,7 +95,7 @@ void listParams();
 
 // The files the common options read, which no output may replace.
 std::vector<std::string> commonInputs(const QCommandLineParser& p) {
-    std::vector<std::string> in = {specFile(p.value("topology").toStdString())};
+    std::vector<std::string> in = {io::InputFile::fileOfSpec(p.value("topology").toStdString())};
     for (const char* o : {"recipe", "fit"})
         if (p.isSet(o)) in.push_back(p.value(o).toStdString());
     return in;

@@ -83,6 +83,9 @@ public:
     void walkPages(itree::Index first, itree::Index last);
     views::PageAxis* treePageAxis() const { return treeAxis_; }
     bool exportView(const QString& path);
+    // The files the window has read and may read again (source, topology, trace and its
+    // bookmarks, the scenario's recipe): no export, recording or scenario may replace one.
+    std::vector<std::string> windowInputs() const;
 
     // The throughput tab: runs a sweep of the current topology in the background.
     views::ThroughputView* throughputView() const { return throughput_; }

@@ -16,10 +16,13 @@
 
 #include "MainWindow.h"
 #include "SourceArg.h"
+#include "io/InputFile.h"
 #include "limits/UserReason.h"
 #include "procfs/ParseError.h"
 #include "session/DefaultScenario.h"
+#include "session/Scenario.h"
 #include "topology/TopologyError.h"
+#include "trace/Bookmarks.h"
 #include "views/ViewExporter.h"
 
 namespace immap::gui {
@@ -192,8 +195,22 @@ void MainWindow::closeEvent(QCloseEvent* e) {
     QMainWindow::closeEvent(e);
 }
 
+std::vector<std::string> MainWindow::windowInputs() const {
+    std::vector<std::string> in;
+    for (const std::string& spec : {session_.host().source, session_.topologySpec()})
+        if (std::string f = io::InputFile::fileOfSpec(spec); !f.empty()) in.push_back(std::move(f));
+    if (!tracePath_.isEmpty()) {
+        in.push_back(tracePath_.toStdString());
+        in.push_back(trace::Bookmarks::sidecarPath(tracePath_.toStdString()));
+    }
+    if (!scenario_.recipePath.empty())
+        in.push_back(
+            session::Scenario::resolvePath(scenario_.recipePath, scenarioDir_.toStdString()));
+    return in;
+}
+
 bool MainWindow::exportView(const QString& path) {
-    const QString error = views::ViewExporter::save(currentView(), path);
+    const QString error = views::ViewExporter::save(currentView(), path, windowInputs());
     if (!error.isEmpty()) {
         showError(tr("Export failed"), error);
         return false;

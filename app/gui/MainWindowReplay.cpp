@@ -263,7 +263,10 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
     // recordRun writes beside the target under a temporary name and renames it over the target
     // at the end (TraceWriter): a recording that fails, is cancelled or killed leaves the file
     // that was there as it was. A device or a directory it must not replace.
-    if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty()) {
+    // The open trace may be recorded over (the window opens the new one); its other inputs not.
+    std::vector<std::string> inputs = windowInputs();
+    if (!tracePath_.isEmpty()) std::erase(inputs, tracePath_.toStdString());
+    if (const std::string why = io::OutputTarget::check(path.toStdString(), inputs); !why.empty()) {
         showError(tr("Cannot record"), QString::fromStdString(why));
         return false;
     }

@@ -17,6 +17,7 @@
 #include <numeric>
 
 #include "MainWindow.h"
+#include "io/OutputTarget.h"
 #include "session/DefaultScenario.h"
 #include "sim/Recipe.h"
 
@@ -275,6 +276,11 @@ session::Scenario MainWindow::currentScenario() const {
 
 bool MainWindow::saveScenario(const QString& path) {
     const session::Scenario s = currentScenario();
+    if (const std::string why = io::OutputTarget::check(path.toStdString(), windowInputs());
+        !why.empty()) {
+        showError(tr("Cannot save the scenario"), QString::fromStdString(why));
+        return false;
+    }
     // What cannot be read back is not worth writing: check it as the loader will.
     try {
         session::Scenario::fromJson(s.toJson(), path.toStdString(),

@@ -63,7 +63,7 @@ std::vector<std::pair<int, int>> MainWindow::traceCpuNodes(const std::string& sp
 }
 
 bool MainWindow::exportTimeline(const QString& path) {
-    const QString error = views::ViewExporter::save(timelineView_, path);
+    const QString error = views::ViewExporter::save(timelineView_, path, windowInputs());
     if (!error.isEmpty()) {
         showError(tr("Export failed"), error);
         return false;

@@ -32,6 +32,12 @@ std::string mib(std::uint64_t bytes) {
 
 }  // namespace
 
+std::string InputFile::fileOfSpec(const std::string& spec) {
+    for (const std::string kind : {"xml:", "maps:", "snapshot:", "trace:"})
+        if (spec.rfind(kind, 0) == 0) return spec.substr(kind.size());
+    return spec.find(':') == std::string::npos && spec != "host" && spec != "live" ? spec : "";
+}
+
 std::string InputFile::fileType(unsigned mode) {
     const mode_t m = static_cast<mode_t>(mode);
     if (S_ISDIR(m)) return "a directory";

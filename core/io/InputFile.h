@@ -45,6 +45,11 @@ public:
     // reason() on failure). The reader keeps the cap: capMessage() words its refusal.
     std::FILE* releaseToStdio();
 
+    // The file a source or topology spec names ("xml:F", "maps:F", "snapshot:F", "trace:F"),
+    // or the argument itself when it has no such prefix; "" for specs that name none (host,
+    // live, synthetic:...). Outputs are checked against these so none replaces its input.
+    static std::string fileOfSpec(const std::string& spec);
+
     // What a non-regular file is, from its st_mode: "a FIFO", "a directory", ...
     static std::string fileType(unsigned mode);
 

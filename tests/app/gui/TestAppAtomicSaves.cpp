@@ -12,6 +12,7 @@
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
 
 #include "KillTest.h"
 #include "MainWindow.h"
@@ -117,6 +118,43 @@ private slots:
 
     // In-process: a recording that cannot be written (its directory is gone) fails with a
     // dialog and leaves no file behind.
+    // Every way the window writes a file refuses one it has read (the CLI's rule): an export,
+    // a scenario or a recording over the loaded source, topology, trace or recipe would destroy
+    // what is on screen. The open trace alone may be recorded over: the window then opens the
+    // new one.
+    void writesNeverReplaceTheWindowsInputs() {
+        QTemporaryDir dir;
+        // The maps file is named like an export, so that only the input rule can refuse it.
+        const QString maps = dir.filePath("maps.png");
+        const QString topo = dir.filePath("topology.xml");
+        QVERIFY(QFile::copy(IMMAP_SAMPLES "/snapshots/host250/17513/maps", maps));
+        QVERIFY(QFile::copy(IMMAP_SAMPLES "/topologies/numa12-384cpu.xml", topo));
+        const QString trace = dir.filePath("run.trace");
+        immap::gui::MainWindow w(false);
+        w.setHeadless(true);
+        QVERIFY2(w.openPath(maps), qPrintable(w.lastError()));
+        QVERIFY2(w.openPath(topo), qPrintable(w.lastError()));
+        QVERIFY2(w.recordTrace(trace, "single", 2, 1), qPrintable(w.lastError()));
+        std::map<QString, QByteArray> before;
+        for (const QString& f : {maps, topo, trace})
+            before[f] = testing::readAll(f);
+        for (const QString& f : {maps, topo}) {
+            QVERIFY(!w.exportView(f));
+            QVERIFY2(w.lastError().contains(f + ": is also"), qPrintable(w.lastError()));
+            QVERIFY(!w.exportTimeline(f));
+            QVERIFY(!w.saveScenario(f));
+            QVERIFY2(w.lastError().contains(f + ": is also"), qPrintable(w.lastError()));
+            QVERIFY(!w.recordTrace(f, "single", 2, 1));
+            QVERIFY2(w.lastError().contains(f + ": is also"), qPrintable(w.lastError()));
+        }
+        QVERIFY(!w.saveScenario(trace));
+        QVERIFY2(w.lastError().contains(trace + ": is also"), qPrintable(w.lastError()));
+        for (const auto& [f, bytes] : before)
+            QCOMPARE(testing::readAll(f), bytes);
+        QVERIFY2(w.recordTrace(trace, "single", 3, 1), qPrintable(w.lastError()));
+        QCOMPARE(w.traceCursor()->header().copies, 3u);
+    }
+
     void recordingIntoAMissingDirectory() {
         QTemporaryDir dir;
         const QString trace = dir.filePath("none/run.trace");
