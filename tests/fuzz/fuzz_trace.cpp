@@ -21,6 +21,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::string reason;
         while (reader.next(e))
             if (!replay.apply(e, reason)) break;
+        if (!reader.complete()) replay.endsEarlyAt(reader.lastTime());
         (void)replay.result();
     } catch (const trace::TraceError&) {
     }

@@ -76,7 +76,8 @@ if [[ -x $IMMAP ]]; then
     "$IMMAP" simulate --copies 2 --duration-ms 1 --trace "$tmp/sim.trace" >/dev/null
     head -n 400 "$tmp/sim.trace" >"$tmp/sim-head.trace"
     "$IMMAP" trace import "$tmp/bt-head.txt" -o "$tmp/import.trace" 2>/dev/null || true
-    seed fuzz_trace "$tmp/sim-head.trace" "$tmp/import.trace"
+    # A whole recording (with its end record) and its first 400 lines (cut, without one).
+    seed fuzz_trace "$tmp/sim.trace" "$tmp/sim-head.trace" "$tmp/import.trace"
 fi
 seed fuzz_trace "$BAD"/trace-*
 echo "corpora in $OUT:" && for d in "$OUT"/*/; do echo "  $(basename "$d"): $(ls "$d" | wc -l)"; done
