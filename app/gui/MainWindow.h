@@ -86,6 +86,10 @@ public:
     // The files the window has read and may read again (source, topology, trace and its
     // bookmarks, the scenario's recipe): no export, recording or scenario may replace one.
     std::vector<std::string> windowInputs() const;
+    // Loads a host (Session::stage on a worker, then commit); false on an error (shown) or a
+    // cancel (the window unchanged).
+    bool loadInBackground(const QString& what, const std::string& source,
+                          const std::string& topology, const std::string& file);
 
     // The throughput tab: runs a sweep of the current topology in the background.
     views::ThroughputView* throughputView() const { return throughput_; }

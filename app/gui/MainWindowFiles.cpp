@@ -14,9 +14,11 @@
 #include <QUrl>
 #include <iostream>
 
+#include "BusyTask.h"
 #include "MainWindow.h"
 #include "SourceArg.h"
 #include "io/InputFile.h"
+#include "limits/Cancelled.h"
 #include "limits/UserReason.h"
 #include "procfs/ParseError.h"
 #include "session/DefaultScenario.h"
@@ -71,11 +73,33 @@ bool MainWindow::guarded(const QString& what, const std::function<void()>& load)
     return false;
 }
 
-bool MainWindow::openSource(const QString& spec, const QString& topology, const QString& file) {
-    const bool ok = guarded(spec, [&] {
-        session_.load(spec.toStdString(), topology.toStdString(), file.toStdString());
+bool MainWindow::loadInBackground(const QString& what, const std::string& source,
+                                  const std::string& topology, const std::string& file) {
+    bool cancelled = false;
+    const bool ok = guarded(what, [&] {
+        // A million-process host takes seconds to read and build: on a worker, with progress
+        // and Cancel; the window shows the old host until the new one is whole.
+        session::Session::Staged staged;
+        const mapping::Policy split = session_.splitPolicy();
+        cancelled = !BusyTask::run(
+            this, tr("Loading %1...").arg(what),
+            [&](const std::atomic<bool>& cancel) {
+                try {
+                    staged = session::Session::stage(source, topology, file, split, &cancel);
+                } catch (const limits::Cancelled&) {
+                }
+            },
+            !headless_);
+        if (!cancelled) session_.commit(std::move(staged));
     });
-    if (!ok) return false;
+    if (ok && cancelled)
+        statusBar()->showMessage(tr("Loading %1 cancelled; nothing changed.").arg(what), 6000);
+    return ok && !cancelled;
+}
+
+bool MainWindow::openSource(const QString& spec, const QString& topology, const QString& file) {
+    if (!loadInBackground(spec, spec.toStdString(), topology.toStdString(), file.toStdString()))
+        return false;
     afterLoad();
     reportSkipped(spec);
     if (spec != QLatin1String(session::kDefaultSource))
@@ -110,13 +134,11 @@ void MainWindow::reportSkipped(const QString& spec) {
 }
 
 bool MainWindow::openTopology(const QString& spec) {
-    const bool ok = guarded(spec, [&] {
-        if (session_.loaded())
-            session_.setTopology(spec.toStdString());
-        else
-            session_.load(session::kDefaultSource, spec.toStdString());
-    });
-    if (!ok) return false;
+    // The current source again, placed on the new topology (Session::setTopology's rule).
+    const std::string source =
+        session_.loaded() ? session_.host().source : std::string(session::kDefaultSource);
+    const std::string file = session_.loaded() ? session_.file().path : std::string();
+    if (!loadInBackground(spec, source, spec.toStdString(), file)) return false;
     afterLoad();
     return true;
 }

@@ -14,7 +14,8 @@ bool startsWith(std::string_view s, std::string_view prefix) {
 
 }  // namespace
 
-LoadedHost HostLoader::load(std::string_view spec, const std::string& topologySpec) {
+LoadedHost HostLoader::load(std::string_view spec, const std::string& topologySpec,
+                            const std::atomic<bool>* cancel) {
     LoadedHost host;
     host.source = std::string(spec);
     auto given = [&] {
@@ -33,7 +34,7 @@ LoadedHost HostLoader::load(std::string_view spec, const std::string& topologySp
             host.topologyOrigin = "assumed: " + std::to_string(nodes) +
                                   " nodes of 32 single-thread cores, default distances (" + t + ")";
         }
-        host.snapshot = synth::SyntheticHost::generate(s, *host.topology);
+        host.snapshot = synth::SyntheticHost::generate(s, *host.topology, cancel);
     } else {
         if (startsWith(spec, "maps:")) {
             host.snapshot = procfs::SnapshotLoader::loadMapsFile(std::string(spec.substr(5)));
@@ -62,7 +63,7 @@ LoadedHost HostLoader::load(std::string_view spec, const std::string& topologySp
                 spec == "live" ? "this host" : "this host (the source has no topology.xml)";
         }
     }
-    host.mappings = HostMappings::build(host.snapshot, *host.topology);
+    host.mappings = HostMappings::build(host.snapshot, *host.topology, cancel);
     return host;
 }
 

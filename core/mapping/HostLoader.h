@@ -6,6 +6,7 @@
 // Topology: the one given; else the snapshot's own topology.xml; else, for a synthetic host,
 // N nodes of 32 single-thread cores with the kernel's default distances; else this host.
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -27,8 +28,10 @@ struct LoadedHost {
 class HostLoader {
 public:
     // Throws procfs::ParseError for a bad spec or an unloadable source, and
-    // topology::TopologyError for a bad topology; both name the file and the reason.
-    static LoadedHost load(std::string_view sourceSpec, const std::string& topologySpec = {});
+    // topology::TopologyError for a bad topology; both name the file and the reason. With
+    // `cancel`, polls it between processes and throws limits::Cancelled once it is raised.
+    static LoadedHost load(std::string_view sourceSpec, const std::string& topologySpec = {},
+                           const std::atomic<bool>* cancel = nullptr);
 };
 
 }  // namespace immap::mapping

@@ -5,6 +5,7 @@
 #include <map>
 #include <unordered_map>
 
+#include "limits/Cancelled.h"
 #include "topology/Topology.h"
 
 namespace immap::mapping {
@@ -46,7 +47,8 @@ int logicalNode(const topology::Topology& topo, int osIndex) {
 
 }  // namespace
 
-HostMappings HostMappings::build(const procfs::Snapshot& snap, const topology::Topology& topo) {
+HostMappings HostMappings::build(const procfs::Snapshot& snap, const topology::Topology& topo,
+                                 const std::atomic<bool>* cancel) {
     HostMappings h;
     h.skipped_ = snap.skipped;
     const int nodeCount = std::max<int>(1, static_cast<int>(topo.nodeCount()));
@@ -58,7 +60,9 @@ HostMappings HostMappings::build(const procfs::Snapshot& snap, const topology::T
         }
     };
     std::map<Key, std::size_t> fileIndex;
+    std::size_t done = 0;
     for (const procfs::ProcessSnapshot& p : snap.processes) {
+        if ((done++ & 1023) == 0) limits::Cancelled::check(cancel);
         const auto processIndex = static_cast<std::uint32_t>(h.processes_.size());
         h.processes_.push_back({p.pid, p.comm});
         // Per-process evidence, tried best first for each VMA.

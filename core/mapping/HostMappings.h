@@ -2,6 +2,7 @@
 // Which VMAs sit in which file's i_mmap: a snapshot's file-backed VMAs grouped by
 // (device, inode), each labelled by path and homed on a NUMA node by the best evidence.
 
+#include <atomic>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,9 @@ struct ProcessInfo {
 
 class HostMappings {
 public:
-    static HostMappings build(const procfs::Snapshot& snapshot, const topology::Topology& topo);
+    // With `cancel`, polls it per process (limits::Cancelled).
+    static HostMappings build(const procfs::Snapshot& snapshot, const topology::Topology& topo,
+                              const std::atomic<bool>* cancel = nullptr);
 
     // Sorted by VMA count, most first (ties by path).
     const std::vector<MappedFile>& files() const { return files_; }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "DefaultScenario.h"
+#include "limits/Cancelled.h"
 #include "procfs/ParseError.h"
 
 namespace immap::session {
@@ -12,7 +13,14 @@ Session::~Session() = default;
 
 void Session::load(const std::string& source, const std::string& topology,
                    const std::string& fileName) {
-    auto host = std::make_unique<mapping::LoadedHost>(mapping::HostLoader::load(source, topology));
+    commit(stage(source, topology, fileName, split_));
+}
+
+Session::Staged Session::stage(const std::string& source, const std::string& topology,
+                               const std::string& fileName, const mapping::Policy& split,
+                               const std::atomic<bool>* cancel) {
+    auto host =
+        std::make_unique<mapping::LoadedHost>(mapping::HostLoader::load(source, topology, cancel));
     std::size_t index = 0;
     const auto& files = host->mappings.files();
     // Errors name the file the source read (a maps file's path), not the spec around it.
@@ -33,12 +41,21 @@ void Session::load(const std::string& source, const std::string& topology,
     } else if (!fileName.empty()) {
         throw procfs::ParseError(where, 0, "no single mapped file named '" + fileName + "'");
     }
-    // Commit only once everything has loaded.
-    trees_.reset();
-    host_ = std::move(host);
-    topologySpec_ = topology;
-    fileIndex_ = index;
-    rebuild();
+    limits::Cancelled::check(cancel);
+    Staged s;
+    s.trees = std::make_unique<TreeSet>(files[index], host->mappings, *host->topology, split);
+    s.host = std::move(host);  // the trees refer to the mappings, which stay where they are
+    s.topology = topology;
+    s.fileIndex = index;
+    return s;
+}
+
+void Session::commit(Staged s) {
+    trees_.reset();  // before the host it refers to
+    host_ = std::move(s.host);
+    topologySpec_ = std::move(s.topology);
+    fileIndex_ = s.fileIndex;
+    trees_ = std::move(s.trees);
 }
 
 void Session::loadDefault() {

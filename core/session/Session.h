@@ -3,6 +3,7 @@
 // looked at, its trees as one tree and under a split policy, and the recorded updates the
 // animation plays. The GUI wires views to it; tests drive it headless.
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,6 +28,20 @@ public:
     // topology::TopologyError naming file, line and reason; on a throw nothing changes.
     void load(const std::string& source, const std::string& topology = {},
               const std::string& file = {});
+    // load() in two halves, so that the slow half can run on a worker while the window goes on
+    // showing the old host: stage() reads, checks and builds everything (throwing as load()
+    // does, or limits::Cancelled once `cancel` is raised) and touches no session; commit()
+    // makes the result this session's, on the thread that owns it.
+    struct Staged {
+        std::unique_ptr<mapping::LoadedHost> host;
+        std::string topology;
+        std::size_t fileIndex = 0;
+        std::unique_ptr<TreeSet> trees;
+    };
+    static Staged stage(const std::string& source, const std::string& topology,
+                        const std::string& file, const mapping::Policy& split,
+                        const std::atomic<bool>* cancel = nullptr);
+    void commit(Staged staged);
     void loadDefault();
     // Loads a topology for the current source (reloading it), as File > Open of a topology XML.
     void setTopology(const std::string& topologySpec);

@@ -4,6 +4,7 @@
 #include <random>
 
 #include "itree/OpScript.h"
+#include "limits/Cancelled.h"
 #include "limits/InputLimits.h"
 #include "limits/MemoryBudget.h"
 #include "procfs/ParseError.h"
@@ -96,8 +97,8 @@ double SyntheticHost::bytesPerProcess(const topology::Topology& topo) {
     return kFixed + kPerCpuOrNode * static_cast<double>(topo.pus().size() + topo.nodeCount());
 }
 
-procfs::Snapshot SyntheticHost::generate(const SyntheticSpec& spec,
-                                         const topology::Topology& topo) {
+procfs::Snapshot SyntheticHost::generate(const SyntheticSpec& spec, const topology::Topology& topo,
+                                         const std::atomic<bool>* cancel) {
     const std::size_t nodes = topo.nodeCount();
     if (spec.nodes && spec.nodes != nodes)
         throw procfs::ParseError("synthetic:libc", 0,
@@ -120,6 +121,7 @@ procfs::Snapshot SyntheticHost::generate(const SyntheticSpec& spec,
     const std::array<procfs::Path, kLibraries.size()> paths{procfs::Path(kLibraries[0].path),
                                                             procfs::Path(kLibraries[1].path)};
     for (std::size_t i = 0; i < spec.processes; ++i) {
+        if ((i & 1023) == 0) limits::Cancelled::check(cancel);
         // Copy i lands on node i mod N, then on that node's PUs in turn.
         const auto& node = topo.nodes()[i % nodes];
         const unsigned cpu = node.pus.empty() ? 0 : node.pus[(i / nodes) % node.pus.size()];

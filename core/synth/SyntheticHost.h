@@ -5,6 +5,7 @@
 // each node's PUs. The result is an ordinary procfs::Snapshot, so everything downstream treats
 // it like a captured host; each process's stat says which CPU it ran on.
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -31,7 +32,9 @@ class SyntheticHost {
 public:
     // Throws limits::LimitError, with the estimate, when the processes would not fit in this
     // machine's memory (about spec.processes x bytesPerProcess(topo)).
-    static procfs::Snapshot generate(const SyntheticSpec& spec, const topology::Topology& topo);
+    // With `cancel`, polls it per process (limits::Cancelled).
+    static procfs::Snapshot generate(const SyntheticSpec& spec, const topology::Topology& topo,
+                                     const std::atomic<bool>* cancel = nullptr);
     // What loading one synthetic process costs, all told (snapshot, mappings, trees).
     static double bytesPerProcess(const topology::Topology& topo);
 };

@@ -6,11 +6,14 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProcess>
+#include <QProgressDialog>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUrl>
 
 #include "MainWindow.h"
@@ -298,6 +301,43 @@ private slots:
         QCOMPARE(p.exitCode(), 1);
         QVERIFY(QString::fromLocal8Bit(p.readAllStandardError()).contains(tmp.filePath("missing")));
         QVERIFY(!QFile::exists(tmp.filePath("no.png")));
+    }
+
+    // Issue 15: a large legal host (200,000 synthetic processes, a second or more to read and
+    // build) loads on a worker while the window's loop runs, and Cancel leaves the window on
+    // the host it showed, file, trees and all.
+    void aLongLoadShowsProgressAndCancels() {
+        gui::MainWindow w(false);
+        w.setHeadless(false);
+        w.setAutoplay(false);
+        w.show();
+        w.loadDefault();
+        const std::string before = w.session().host().source;
+        const std::size_t vmasBefore = w.session().trees().liveCount();
+        const QString big = QStringLiteral("synthetic:libc?processes=200000");
+        int ticks = 0;
+        QTimer tick;
+        connect(&tick, &QTimer::timeout, [&] { ++ticks; });
+        tick.start(1);
+        bool sawProgress = false;
+        QTimer::singleShot(0, &w, [&] {
+            auto* progress = w.findChild<QProgressDialog*>();
+            QVERIFY(progress);
+            sawProgress = true;
+            auto* button = progress->findChild<QPushButton*>();
+            QVERIFY(button);
+            button->click();
+        });
+        QVERIFY(!w.openSource(big));
+        tick.stop();
+        QVERIFY(sawProgress);
+        QVERIFY2(ticks > 0, "the GUI thread was blocked for the whole load");
+        QCOMPARE(w.session().host().source, before);
+        QCOMPARE(w.session().trees().liveCount(), vmasBefore);
+        // Not cancelled: it loads, and the window shows it.
+        QVERIFY2(w.openSource(big), qPrintable(w.lastError()));
+        QCOMPARE(w.session().host().source, big.toStdString());
+        QVERIFY(w.session().trees().liveCount() >= 200000);
     }
 };
 
