@@ -39,6 +39,13 @@ int reportingBadInput(Fn&& fn) {
     return kBadInput;
 }
 
+// What loaded but may not be whole (io::CutLine, a cut archive, an entry not read), one
+// "warning: FILE[:LINE]: reason" line each on stderr; the exit status stays 0.
+inline void printWarnings(const std::vector<std::string>& warnings) {
+    for (const std::string& w : warnings)
+        std::cerr << "warning: " << w << '\n';
+}
+
 // The file a source or topology spec names ("xml:F", "maps:F", "snapshot:F", "trace:F"), or the
 // argument itself when it has no such prefix; "" for specs that name none (host, live, ...).
 inline std::string specFile(const std::string& spec) {
