@@ -41,6 +41,13 @@ int reportingBadInput(Fn&& fn) {
     return kBadInput;
 }
 
+// What loaded but may not be whole (io::CutLine, a cut archive, an entry not read), one
+// "warning: FILE[:LINE]: reason" line each on stderr; the exit status stays 0.
+inline void printWarnings(const std::vector<std::string>& warnings) {
+    for (const std::string& w : warnings)
+        std::cerr << "warning: " << w << '\n';
+}
+
 // Every output is asked before the command works: one that is not a regular file, or that is one
 // of the command's inputs, is refused with "OUT: reason" and exit status 2.
 inline std::optional<int> refuseOutput(const QString& out, const std::vector<std::string>& inputs) {

@@ -62,19 +62,23 @@ int stats(const QStringList& args) {
         return 0;
     });
     if (status) return status;
+    printWarnings(host.snapshot.warnings);
     if (p.isSet("json")) {
-        QJsonArray fileArray, skipped;
+        QJsonArray fileArray, skipped, warnings;
         for (const FileSummary& s : files)
             fileArray.append(json(s));
         for (const auto& s : host.mappings.skipped())
             skipped.append(QJsonObject{{"pid", static_cast<qint64>(s.pid)},
                                        {"reason", QString::fromStdString(s.reason)}});
+        for (const std::string& w : host.snapshot.warnings)
+            warnings.append(QString::fromStdString(w));
         const QJsonObject out{{"source", QString::fromStdString(host.source)},
                               {"topology", QString::fromStdString(host.topologyOrigin)},
                               {"nodes", static_cast<qint64>(host.topology->nodeCount())},
                               {"processes", static_cast<qint64>(host.mappings.processes().size())},
                               {"files", fileArray},
-                              {"skipped", skipped}};
+                              {"skipped", skipped},
+                              {"warnings", warnings}};
         std::cout << QJsonDocument(out).toJson(QJsonDocument::Indented).toStdString();
         return 0;
     }

@@ -67,6 +67,7 @@ int traceCommand(const QStringList& args) {
                       << " processes, " << s.execs << " execs, " << s.files << " files -> "
                       << s.events << " events (" << s.inferred << " inferred) in "
                       << p.value("o").toStdString() << '\n';
+            printWarnings(s.warnings);
             return 0;
         }
         trace::TraceReader reader(in);

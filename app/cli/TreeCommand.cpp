@@ -73,6 +73,7 @@ int benchScript(const std::string& name, const std::string& text) {
         std::ostream discard(nullptr);
         ScriptRunner check(discard);
         if (!check.run(in, name, std::cerr)) return kBadInput;
+        printWarnings(check.warnings());
     }
     std::vector<ScriptOp> ops;
     std::istringstream in(text);
@@ -120,6 +121,7 @@ int run(const QStringList& args) {
     ScriptRunner runner(std::cout);
     const bool ok = runner.run(in, name, std::cerr);
     std::cout.flush();
+    if (ok) printWarnings(runner.warnings());
     return ok ? 0 : kBadInput;
 }
 
@@ -191,6 +193,7 @@ int dot(const QStringList& args) {
     return reportingBadInput([&] {
         const mapping::LoadedHost host = mapping::HostLoader::load(
             p.positionalArguments().first().toStdString(), p.value("topology").toStdString());
+        printWarnings(host.snapshot.warnings);
         const std::string name = p.value("file").toStdString();
         const mapping::MappedFile* file = host.mappings.findFile(name);
         if (!file) {

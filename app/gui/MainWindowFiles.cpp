@@ -108,15 +108,20 @@ bool MainWindow::openSource(const QString& spec, const QString& topology, const 
 }
 
 // A snapshot whose processes had broken files loads the rest; say which were left out and why
-// (FILE:LINE: reason), as the CLI does. On the live host processes vanish all the time: the
+// (FILE:LINE: reason), as the CLI does, and what loaded but may be cut short (the snapshot's
+// warnings, the CLI's "warning:" lines). On the live host processes vanish all the time: the
 // status bar is enough there.
 void MainWindow::reportSkipped(const QString& spec) {
     const auto& skipped = session_.host().mappings.skipped();
-    if (skipped.empty()) return;
+    const auto& warnings = session_.host().snapshot.warnings;
+    if (skipped.empty() && warnings.empty()) return;
     if (spec == QLatin1String("live")) {
-        statusBar()->showMessage(tr("%n process(es) could not be read and were skipped.", nullptr,
-                                    static_cast<int>(skipped.size())),
-                                 8000);
+        statusBar()->showMessage(
+            skipped.empty()
+                ? tr("%n file(s) may be cut short.", nullptr, static_cast<int>(warnings.size()))
+                : tr("%n process(es) could not be read and were skipped.", nullptr,
+                     static_cast<int>(skipped.size())),
+            8000);
         return;
     }
     constexpr std::size_t kShown = 10;
@@ -126,11 +131,23 @@ void MainWindow::reportSkipped(const QString& spec) {
                      .arg(skipped[i].pid)
                      .arg(QString::fromStdString(skipped[i].reason).left(300));
     if (skipped.size() > kShown) lines << tr("… and %1 more.").arg(skipped.size() - kShown);
-    showError(tr("Some processes were skipped"),
-              tr("%1 loaded without %2 process(es) whose files are broken:\n\n%3")
-                  .arg(spec)
-                  .arg(skipped.size())
-                  .arg(lines.join(QLatin1Char('\n'))));
+    QString text;
+    if (!skipped.empty())
+        text = tr("%1 loaded without %2 process(es) whose files are broken:\n\n%3")
+                   .arg(spec)
+                   .arg(skipped.size())
+                   .arg(lines.join(QLatin1Char('\n')));
+    if (!warnings.empty()) {
+        QStringList w;
+        for (std::size_t i = 0; i < warnings.size() && i < kShown; ++i)
+            w << tr("warning: %1").arg(QString::fromStdString(warnings[i]).left(300));
+        if (warnings.size() > kShown) w << tr("… and %1 more.").arg(warnings.size() - kShown);
+        if (!text.isEmpty()) text += QStringLiteral("\n\n");
+        text += tr("%1 loaded, but may be incomplete:\n\n%2").arg(spec, w.join(QLatin1Char('\n')));
+    }
+    showError(
+        skipped.empty() ? tr("The snapshot may be cut short") : tr("Some processes were skipped"),
+        text);
 }
 
 bool MainWindow::openTopology(const QString& spec) {

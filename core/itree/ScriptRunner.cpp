@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "io/CutLine.h"
+
 namespace immap::itree {
 
 namespace {
@@ -91,6 +93,8 @@ bool ScriptRunner::run(std::istream& in, const std::string& name, std::ostream& 
             err << name << ':' << lineNo << ": " << error << '\n';
             return false;
         }
+        // getline stopped at the end of the text, not at a newline: possibly cut there.
+        if (in.eof()) warnings_.push_back(io::CutLine::message(name, lineNo));
     }
     if (in.bad()) {
         out_.flush();

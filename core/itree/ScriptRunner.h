@@ -7,6 +7,7 @@
 #include <ostream>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "IntervalTree.h"
 #include "OpScript.h"
@@ -29,7 +30,11 @@ public:
 
     // Parses and executes a whole script, line by line. On the first bad line writes
     // `NAME:LINE: reason` to `err` and returns false; output up to that line stays written.
+    // A last line without its newline that runs is kept in warnings() (io::CutLine).
     bool run(std::istream& in, const std::string& name, std::ostream& err);
+
+    // "NAME:LINE: the last line has no newline; ..." from run(), for the caller to show.
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
     void dump(std::ostream& out) const;
     const IntervalTree& tree() const { return tree_; }
@@ -40,6 +45,7 @@ private:
     std::ostream& out_;
     IntervalTree tree_;
     std::unordered_map<std::uint64_t, std::unique_ptr<ScriptNode>> live_;
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace immap::itree

@@ -1,6 +1,7 @@
 #pragma once
 // What a source yields: processes with their parsed /proc files, the processes that could not
-// be loaded and why, and the topology XML captured with them (if any).
+// be loaded and why, what loaded but may be incomplete, and the topology XML captured with them
+// (if any).
 
 #include <cstdint>
 #include <optional>
@@ -32,7 +33,11 @@ struct Snapshot {
     std::string source;                      // where it came from, for messages and titles
     std::vector<ProcessSnapshot> processes;  // ascending pid
     std::vector<SkippedProcess> skipped;     // ascending pid
-    std::string topologyXml;                 // lstopo XML captured alongside; empty if none
+    // Loaded, but possibly not whole: a file whose last line has no newline (io::CutLine), an
+    // archive without its end marker, an archive entry not read (a link). "FILE[:LINE]: reason";
+    // the archive's own first, then by pid.
+    std::vector<std::string> warnings;
+    std::string topologyXml;  // lstopo XML captured alongside; empty if none
 };
 
 }  // namespace immap::procfs

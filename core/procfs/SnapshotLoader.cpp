@@ -14,6 +14,7 @@
 #include <memory>
 
 #include "ParseError.h"
+#include "io/CutLine.h"
 #include "io/InputFile.h"
 
 namespace immap::procfs {
@@ -78,6 +79,12 @@ void addProcess(Snapshot& snap, std::int64_t pid, const RawProcess& raw, const s
         snap.skipped.push_back({pid, base + ": no mappings (a kernel thread, or exiting)"});
         return;
     }
+    for (const auto& [text, name] : {std::pair{&raw.maps, "/maps"},
+                                     {&raw.numaMaps, "/numa_maps"},
+                                     {&raw.status, "/status"},
+                                     {&raw.stat, "/stat"}})
+        if (std::string w = io::CutLine::check(*text, base + name); !w.empty())
+            snap.warnings.push_back(std::move(w));
     if (p.status && !p.status->name.empty()) {
         p.comm = p.status->name;
     } else if (p.stat) {
@@ -146,6 +153,8 @@ Snapshot loadProcTree(const std::string& root, bool live) {
         }
         pids.push_back(pid);
     }
+    // In pid order, so that the warnings addProcess records are too.
+    std::sort(pids.begin(), pids.end());
     PathInterner paths;
     for (std::int64_t pid : pids) {
         const std::string dir = root + "/" + std::to_string(pid);
@@ -189,6 +198,8 @@ Snapshot SnapshotLoader::loadMapsFile(const std::string& path) {
     ProcessSnapshot proc;
     parsePid(fs::absolute(p).parent_path().filename().string(), proc.pid);
     proc.maps = MapsParser::parse(text, path);  // throws: this file is the whole source
+    if (std::string w = io::CutLine::check(text, path); !w.empty())
+        snap.warnings.push_back(std::move(w));
     // A file named maps sits in a /proc-like PID directory: use its siblings when they parse.
     if (p.filename() == "maps") {
         RawProcess raw = readProcessDir(dir);
@@ -197,6 +208,11 @@ Snapshot SnapshotLoader::loadMapsFile(const std::string& path) {
                 proc.numaMaps = NumaMapsParser::parse(raw.numaMaps, dir + "/numa_maps");
             if (raw.hasStatus) proc.status = StatusParser::parse(raw.status, dir + "/status");
             if (raw.hasStat) proc.stat = StatParser::parse(raw.stat, dir + "/stat");
+            for (const auto& [text, name] : {std::pair{&raw.numaMaps, "/numa_maps"},
+                                             {&raw.status, "/status"},
+                                             {&raw.stat, "/stat"}})
+                if (std::string w = io::CutLine::check(*text, dir + name); !w.empty())
+                    snap.warnings.push_back(std::move(w));
         } catch (const ParseError&) {
             proc.numaMaps.clear();  // best-effort extras: the maps file stands alone
             proc.status.reset();
@@ -229,18 +245,36 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
         const la_int64_t n = archive_filter_bytes(a.get(), 0);
         return n > 0 ? static_cast<std::uint64_t>(n) : 0;
     };
+    auto corrupt = [&](const char* what) {
+        return ParseError(
+            path, 0,
+            std::string("corrupt archive: ") +
+                (archive_error_string(a.get()) ? archive_error_string(a.get()) : what));
+    };
     std::map<std::int64_t, RawProcess> procs;
+    std::vector<std::string> warnings;
     std::string topology;
     std::size_t topologyDepth = SIZE_MAX;
+    // The last entry, and its pid when it is a process's file: a cut archive may have lost that
+    // process's later files.
+    std::string lastName;
+    std::int64_t lastPid = -1;
+    bool cut = false;
     archive_entry* entry = nullptr;
     for (;;) {
+        // Step over the rest of the entry first, so that `before` is where its data ends.
+        if (entry && archive_read_data_skip(a.get()) < ARCHIVE_WARN)
+            throw corrupt("unreadable data");
+        const la_int64_t before = archive_filter_bytes(a.get(), 0);
         const int r = archive_read_next_header(a.get(), &entry);
-        if (r == ARCHIVE_EOF) break;
-        if (r < ARCHIVE_WARN)
-            throw ParseError(path, 0,
-                             std::string("corrupt archive: ") + (archive_error_string(a.get())
-                                                                     ? archive_error_string(a.get())
-                                                                     : "unreadable header"));
+        if (r == ARCHIVE_EOF) {
+            // libarchive takes a tar that stops at a member's end for a whole one; a whole tar
+            // ends in zero blocks, which the reader consumes, so nothing consumed means no marker.
+            cut = (archive_format(a.get()) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_TAR &&
+                  archive_filter_bytes(a.get(), 0) == before && !lastName.empty();
+            break;
+        }
+        if (r < ARCHIVE_WARN) throw corrupt("unreadable header");
         const char* rawName = archive_entry_pathname(entry);
         const std::string name = rawName ? rawName : "";
         if (unpacked() > kMaxArchiveBytes ||
@@ -263,14 +297,35 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
             if (!part.empty() && part != ".") parts.push_back(part);
             i = j + 1;
         }
-        if (archive_entry_filetype(entry) != AE_IFREG || parts.empty()) continue;
+        if (parts.empty()) continue;
+        lastName = name;
+        lastPid = -1;
         const std::string_view file = parts.back();
         const bool isTopology = file == "topology.xml";
         std::int64_t pid = -1;
         const bool isProcFile =
             parts.size() >= 2 && parsePid(parts[parts.size() - 2], pid) &&
             (file == "maps" || file == "numa_maps" || file == "status" || file == "stat");
-        if (!isTopology && !isProcFile) continue;
+        const int type = archive_entry_filetype(entry);
+        if (archive_entry_hardlink(entry) || (type != AE_IFREG && type != AE_IFDIR)) {
+            // A link or a special entry has no text of its own here, and a link could lead out of
+            // the snapshot: it is not read, and not dropped silently either.
+            const std::string what = std::string(archive_entry_hardlink(entry) ? "a hard link"
+                                                 : type == AE_IFLNK            ? "a symbolic link"
+                                                                    : "not a regular file") +
+                                     "; archives are read as regular files only";
+            const std::string where = path + ": entry '" + name.substr(0, 60) + "': ";
+            std::int64_t dirPid = -1;
+            if (isProcFile || (parts.size() >= 1 && parsePid(file, dirPid))) {
+                RawProcess& raw = procs[isProcFile ? pid : dirPid];
+                if (raw.readError.empty()) raw.readError = where + what;
+            } else {
+                warnings.push_back(where + what + ", so it is not read");
+            }
+            continue;
+        }
+        if (type != AE_IFREG || (!isTopology && !isProcFile)) continue;
+        lastPid = isProcFile ? pid : -1;
         if (archive_entry_size_is_set(entry) &&
             static_cast<std::uint64_t>(archive_entry_size(entry)) > kMaxFileBytes)
             throw ParseError(path, 0,
@@ -328,6 +383,22 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
     Snapshot snap;
     snap.source = path;
     snap.topologyXml = std::move(topology);
+    if (cut) {
+        warnings.push_back(path +
+                           ": the archive ends without its end-of-archive marker: it may be cut "
+                           "short after entry '" +
+                           lastName.substr(0, 60) + "', and what came after it is missing");
+        // Its files up to the cut are whole, but the ones after it are not there: loading the
+        // process from some of its files would be a wrong answer.
+        if (lastPid >= 0) {
+            RawProcess& raw = procs[lastPid];
+            if (raw.readError.empty())
+                raw.readError = path + ":" + std::to_string(lastPid) +
+                                ": not loaded: the archive may be cut short after its entry '" +
+                                lastName.substr(0, 60) + "', before the rest of its files";
+        }
+    }
+    snap.warnings = std::move(warnings);
     PathInterner paths;
     for (const auto& [pid, raw] : procs)
         addProcess(snap, pid, raw, path + ":" + std::to_string(pid), paths);
@@ -337,8 +408,12 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
 
 Snapshot SnapshotLoader::load(const std::string& path) {
     std::error_code ec;
-    if (fs::is_directory(path, ec)) return loadDirectory(path);
-    if (!fs::exists(path, ec)) throw ParseError(path, 0, "no such file or directory");
+    const fs::file_status st = fs::status(path, ec);
+    if (st.type() == fs::file_type::directory) return loadDirectory(path);
+    if (st.type() == fs::file_type::not_found)
+        throw ParseError(path, 0, "no such file or directory");
+    // Anything else is opened as an archive, whose InputFile says what else is wrong with the
+    // path: a loop of symbolic links (not "no such file"), a FIFO, a device...
     return loadArchive(path);
 }
 

@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "io/CutLine.h"
 #include "io/InputFile.h"
 #include "io/OutputTarget.h"
 #include "sim/AddressSpace.h"
@@ -106,8 +107,10 @@ private:
     }
 
     std::vector<Line> read() {
-        std::istringstream f(
-            io::InputFile::read<TraceError>(in_, kMaxRecordingBytes, "a bpftrace recording"));
+        std::string all =
+            io::InputFile::read<TraceError>(in_, kMaxRecordingBytes, "a bpftrace recording");
+        const bool cut = io::CutLine::cut(all);
+        std::istringstream f(std::move(all));
         std::vector<Line> out;
         std::string text;
         std::uint64_t n = 0;
@@ -150,6 +153,7 @@ private:
             out.push_back(std::move(l));
         }
         if (f.bad()) fail(n, "read error");
+        if (cut) summary_.warnings.push_back(io::CutLine::message(in_, n));
         return out;
     }
 

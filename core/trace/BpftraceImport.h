@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace immap::trace {
 
@@ -20,6 +21,9 @@ struct ImportSummary {
     std::uint64_t execs = 0;
     std::uint64_t processes = 0;
     std::uint64_t files = 0;
+    // "IN:LINE: the last line has no newline; ..." (io::CutLine) when the recording's last
+    // line, imported, has no newline.
+    std::vector<std::string> warnings;
 };
 
 class BpftraceImport {

@@ -29,6 +29,9 @@ private slots:
         const QJsonObject o = QJsonDocument::fromJson(r.out).object();
         QCOMPARE(o["processes"].toInt(), 250);
         QVERIFY(o["skipped"].toArray().isEmpty());
+        // The capture is whole: every file ends in its newline, so nothing is flagged.
+        QVERIFY(o["warnings"].isArray() && o["warnings"].toArray().isEmpty());
+        QVERIFY2(!r.err.contains("warning:"), r.err.constData());
         const QJsonArray files = o["files"].toArray();
         QVERIFY(files.size() > 2);
         int previous = INT_MAX;

@@ -1,6 +1,7 @@
 // The op-script language: parsing, execution semantics, and the messages for bad lines.
 #include <QTest>
 #include <sstream>
+#include <vector>
 
 #include "Suites.h"
 #include "itree/OpScript.h"
@@ -14,6 +15,7 @@ struct Outcome {
     bool ok;
     std::string out;
     std::string err;
+    std::vector<std::string> warnings;
 };
 
 Outcome runScript(const std::string& text) {
@@ -21,7 +23,7 @@ Outcome runScript(const std::string& text) {
     std::ostringstream out, err;
     ScriptRunner r(out);
     const bool ok = r.run(in, "t.ops", err);
-    return {ok, out.str(), err.str()};
+    return {ok, out.str(), err.str(), r.warnings()};
 }
 
 }  // namespace
@@ -144,6 +146,26 @@ private slots:
         const Outcome o = runScript("d\nq 1 1\nr 9\nd\n");
         QVERIFY(!o.ok);
         QCOMPARE(o.out, std::string("d: .\nq:\n"));
+    }
+
+    // The same script with and without its final newline: the same output; a warning naming
+    // the last line only without. A last op cut so that it no longer parses is still an error.
+    void lastLineWithoutNewline() {
+        const std::string expected = "q: 1 2\n";  // both overlap [6, 10], in start order
+        const Outcome whole = runScript("i 1 0 10\ni 2 5 6\nq 6 10\n");
+        QVERIFY(whole.ok);
+        QCOMPARE(whole.out, expected);
+        QVERIFY(whole.warnings.empty());
+        const Outcome cut = runScript("i 1 0 10\ni 2 5 6\nq 6 10");
+        QVERIFY(cut.ok);
+        QCOMPARE(cut.out, expected);
+        QCOMPARE(cut.err, std::string());
+        QCOMPARE(cut.warnings,
+                 (std::vector<std::string>{
+                     "t.ops:3: the last line has no newline; the file may be cut short there"}));
+        const Outcome broken = runScript("i 1 0 10\ni 2 5");
+        QVERIFY(!broken.ok);
+        QCOMPARE(broken.err, std::string("t.ops:2: expected 'i ID START LAST', got 2 arguments\n"));
     }
 
     void failedInsertLeavesTreeUnchanged() {

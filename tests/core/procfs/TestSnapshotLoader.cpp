@@ -10,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <filesystem>
+#include <map>
 
 #include "Suites.h"
 #include "procfs/ParseError.h"
@@ -224,6 +225,100 @@ private slots:
         } catch (const ParseError& e) {
             QCOMPARE(e.file(), tar.toStdString());
             QVERIFY2(std::string(e.what()).find("b/17513/maps") != std::string::npos, e.what());
+        }
+    }
+
+    // A tar cut at a member boundary reads to a clean end in libarchive: the missing end marker
+    // is a warning, and the process whose entry came last is skipped (its other files may be
+    // what was cut off); the processes before it load.
+    void archiveCutAtAMemberBoundary() {
+        const QString tar = tmp.filePath("cut.tar");
+        const std::string maps = slurp(kHost + "/17513/maps");
+        const std::string numa = slurp(kHost + "/17513/numa_maps");
+        writeTar(tar, {{"100/maps", maps},
+                       {"100/numa_maps", numa},
+                       {"101/maps", maps},
+                       {"101/numa_maps", numa}});
+        const Snapshot whole = SnapshotLoader::load(tar.toStdString());
+        QCOMPARE(whole.processes.size(), std::size_t{2});
+        QVERIFY(whole.warnings.empty());
+        // Short names: each entry is one 512-byte header and its data in 512-byte blocks.
+        auto blocks = [](const std::string& t) { return 512 + (t.size() + 511) / 512 * 512; };
+        QVERIFY(QFile::resize(tar, static_cast<qint64>(blocks(maps) * 2 + blocks(numa))));
+        const Snapshot s = SnapshotLoader::load(tar.toStdString());
+        QCOMPARE(s.processes.size(), std::size_t{1});
+        QCOMPARE(s.processes[0].pid, std::int64_t{100});
+        QCOMPARE(s.skipped.size(), std::size_t{1});
+        QCOMPARE(s.skipped[0].pid, std::int64_t{101});
+        QCOMPARE(s.skipped[0].reason,
+                 tar.toStdString() +
+                     ":101: not loaded: the archive may be cut short after its entry '101/maps', "
+                     "before the rest of its files");
+        QCOMPARE(s.warnings, (std::vector<std::string>{
+                                 tar.toStdString() +
+                                 ": the archive ends without its end-of-archive marker: it may be "
+                                 "cut short after entry '101/maps', and what came after it is "
+                                 "missing"}));
+    }
+
+    // Each /proc file the same with and without its final newline: the same process (the
+    // known values below), and a warning naming the file and its last line only without.
+    void lastLineWithoutNewline_data() {
+        QTest::addColumn<QString>("cut");  // the file whose final newline is taken away
+        QTest::addColumn<int>("line");
+        QTest::newRow("whole") << QString() << 0;
+        QTest::newRow("maps") << "maps" << 2;
+        QTest::newRow("numa_maps") << "numa_maps" << 2;
+        QTest::newRow("status") << "status" << 3;
+        QTest::newRow("stat") << "stat" << 1;
+    }
+
+    void lastLineWithoutNewline() {
+        QFETCH(QString, cut);
+        QFETCH(int, line);
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkdir("100"));
+        std::string stat = "100 (sleep) S";  // fields 4..38 are 1, field 39 (processor) is 6
+        for (int i = 0; i < 35; ++i)
+            stat += " 1";
+        const std::map<QString, std::string> files = {
+            {"maps",
+             "7f0000000000-7f0000002000 r--p 00000000 fe:00 1234 /usr/lib/libc.so.6\n"
+             "7f0000002000-7f0000010000 r-xp 00002000 fe:00 1234 /usr/lib/libc.so.6\n"},
+            {"numa_maps",
+             "7f0000000000 default file=/usr/lib/libc.so.6 mapped=2 N0=2\n"
+             "7f0000002000 default file=/usr/lib/libc.so.6 mapped=14 N1=14\n"},
+            {"status", "Name:\tsleep\nTgid:\t100\nCpus_allowed_list:\t0-3\n"},
+            {"stat", stat + " 6 0\n"},
+        };
+        for (auto [name, text] : files) {
+            if (name == cut) text.pop_back();
+            QFile f(dir.filePath("100/" + name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(text.data(), static_cast<qint64>(text.size()));
+        }
+        const Snapshot s = SnapshotLoader::loadDirectory(dir.path().toStdString());
+        QVERIFY(s.skipped.empty());
+        QCOMPARE(s.processes.size(), std::size_t{1});
+        const ProcessSnapshot& p = s.processes[0];
+        QCOMPARE(p.maps.size(), std::size_t{2});
+        QCOMPARE(p.maps[1].end, std::uint64_t{0x7f0000010000});
+        QCOMPARE(std::string(p.maps[1].path), std::string("/usr/lib/libc.so.6"));
+        QCOMPARE(p.numaMaps.size(), std::size_t{2});
+        QCOMPARE(p.numaMaps[1].nodePages, (std::map<int, std::uint64_t>{{1, 14}}));
+        QVERIFY(p.status.has_value());
+        QCOMPARE(p.status->cpusAllowed, (std::vector<int>{0, 1, 2, 3}));
+        QVERIFY(p.stat.has_value());
+        QCOMPARE(p.stat->processor, 6);
+        QCOMPARE(p.comm, std::string("sleep"));
+        if (cut.isEmpty()) {
+            QVERIFY(s.warnings.empty());
+        } else {
+            QCOMPARE(s.warnings.size(), std::size_t{1});
+            QCOMPARE(s.warnings[0], dir.filePath("100/" + cut).toStdString() + ":" +
+                                        std::to_string(line) +
+                                        ": the last line has no newline; the file may be cut "
+                                        "short there");
         }
     }
 

@@ -29,15 +29,25 @@ def write(name, data):
         f.write(data)
 
 
-def tar(name, members, gz=False):
+def tar(name, members, gz=False, cut_after=None):
+    """members: (path, data) for a file, (path, tarfile.SYMTYPE or LNKTYPE, target) for a link.
+    cut_after=K: the archive stops right after member K's data, without its end marker."""
     buf = io.BytesIO()
+    ends = []
     with tarfile.open(fileobj=buf, mode="w:gz" if gz else "w", format=tarfile.GNU_FORMAT) as t:
-        for path, data in members:
-            info = tarfile.TarInfo(path)
-            info.size = len(data)
+        for member in members:
+            info = tarfile.TarInfo(member[0])
             info.mtime = 0
-            t.addfile(info, io.BytesIO(data))
+            if len(member) == 3:
+                info.type, info.linkname = member[1], member[2]
+                t.addfile(info)
+            else:
+                info.size = len(member[1])
+                t.addfile(info, io.BytesIO(member[1]))
+            ends.append(t.offset)
     data = buf.getvalue()
+    if cut_after is not None:
+        data = data[: ends[cut_after]]
     if gz:  # gzip stores a timestamp: zero it so the file is reproducible
         data = data[:4] + b"\0\0\0\0" + data[8:]
     write(name, data)
@@ -53,18 +63,26 @@ write("maps-inode-over64", MAPS + b"7f0000010000-7f0000011000 r--p 00000000 fe:0
       b"99999999999999999999 /x\n")
 write("maps-reversed", MAPS + b"7f0000020000-7f0000010000 r--p 00000000 fe:00 1234 /x\n")
 write("maps-utf8-path", MAPS + b"7f0000010000-7f0000011000 r--p 00000000 fe:00 77 /lib/\xff\xfe\xc3(.so\n")
+# Last lines cut inside a field, no newline after them: each still parses (libc.so.6 cut to
+# libc.so, N1=25 to N1=2, 0-15 to 0-1, processor 12 to 1, 60 to 6, len=0x20000 to 0x2000), so
+# the reader accepts it and warns that the file may be cut there.
+write("maps-cut-field", MAPS + b"7f0000010000-7f0000011000 r--p 00010000 fe:00 1234 /usr/lib/libc.so")
 # numa_maps, status, stat (loaded beside a maps file in a snapshot directory)
 write("numa_maps-binary", binary(400))
 write("numa_maps-truncated", b"7f0000000000 default file=/usr/lib/libc.so.6 mapped=2 N0=")
 write("numa_maps-over64", b"7f0000000000 default file=/x N0=99999999999999999999\n")
 write("numa_maps-nul", b"7f0000000000 default file=/x\0 N0=\0\n")
+write("numa_maps-cut-field", b"7f0000000000 default file=/usr/lib/libc.so.6 mapped=25 N1=2")
 write("status-binary", binary(400))
 write("status-over64", b"Name:\tx\nTgid:\t99999999999999999999\n")
 write("status-reversed", b"Name:\tx\nTgid:\t1\nCpus_allowed_list:\t7-0\n")
+write("status-cut-field", b"Name:\tsleep\nTgid:\t101\nCpus_allowed_list:\t0-1")
 write("stat-binary", binary(300))
 write("stat-truncated", b"100 (slee")
 # field 39 (processor), the one the loader uses, past 64 bits
 write("stat-over64", b"100 (x) S" + b" 1" * 35 + b" 99999999999999999999999 0\n")
+# field 39 (processor) cut from 12 to 1, the rest of the line gone
+write("stat-cut-field", b"101 (sleep) S" + b" 1" * 35 + b" 1")
 # op scripts
 write("ops-binary", binary(500))
 write("ops-truncated", b"i 1 0 10\ni 2 5")
@@ -72,6 +90,7 @@ write("ops-nul", b"i 1 0 10\ni 2\0 5 6\n")
 write("ops-over64", b"i 1 0 10\ni 2 0 18446744073709551616\n")
 write("ops-reversed", b"i 1 0 10\ni 2 9 3\n")
 write("ops-duplicate", b"i 1 0 10\ni 1 2 3\n")
+write("ops-cut-field", b"i 1 0 10\ni 2 5 6")
 # topologies
 write("topology-empty.xml", b"")
 write("topology-binary.xml", binary(700))
@@ -128,6 +147,8 @@ write("bt-nul.txt", BT + b"3000 0 100 execl mmap addr=0x7f00\0 len=0x2000 prot=0
 write("bt-over64.txt", BT + b"3000 0 100 execl mmap addr=0x7f0000000000 len=0x1ffffffffffffffff "
       b"prot=0x1 flags=0x2 fd=3 off=0x0\n")
 write("bt-time-over64.txt", BT + b"-9000000000000000000 0 100 execl exit_mmap\n")
+write("bt-cut-field.txt", BT + b"3000 0 100 execl mmap addr=0x7f0000000000 prot=0x1 flags=0x2 "
+      b"fd=3 off=0x0 len=0x2000")
 # archives
 good = [("100/maps", MAPS)]
 tar("archive-dotdot.tar", good + [("../escape/200/maps", MAPS)])
@@ -141,6 +162,15 @@ with open(os.path.join(HERE, "tmp-archive.tar.gz"), "rb") as f:
 os.remove(os.path.join(HERE, "tmp-archive.tar.gz"))
 write("archive-truncated.tar.gz", gz[: len(gz) // 2])
 write("archive-binary.tar.gz", b"\x1f\x8b\x08\x00" + binary(400))
+NUMA = b"7f0000000000 default file=/usr/lib/libc.so.6 mapped=2 N0=2\n"
+# Cut at a member boundary, after 101/maps: 101's numa_maps and all of 102 are gone.
+tar("archive-cut-member.tar", [("100/maps", MAPS), ("100/numa_maps", NUMA), ("101/maps", MAPS),
+                               ("101/numa_maps", NUMA), ("102/maps", MAPS)], cut_after=2)
+# A hard link and a symbolic link for a pid's maps, a linked pid directory, a linked topology.
+tar("archive-links.tar", [("100/maps", MAPS), ("101/maps", tarfile.LNKTYPE, "100/maps"),
+                          ("102/maps", tarfile.SYMTYPE, "../100/maps"),
+                          ("103", tarfile.SYMTYPE, "100"),
+                          ("topology.xml", tarfile.SYMTYPE, "/etc/passwd")])
 # An archive bomb's first step: one entry header claiming 3 GiB (its data left out). The total
 # cap on unpacked bytes refuses it at the header, before inflating or allocating anything.
 bomb = tarfile.TarInfo("junk")
