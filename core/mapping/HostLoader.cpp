@@ -39,9 +39,9 @@ LoadedHost HostLoader::load(std::string_view spec, const std::string& topologySp
         if (startsWith(spec, "maps:")) {
             host.snapshot = procfs::SnapshotLoader::loadMapsFile(std::string(spec.substr(5)));
         } else if (startsWith(spec, "snapshot:")) {
-            host.snapshot = procfs::SnapshotLoader::load(std::string(spec.substr(9)));
+            host.snapshot = procfs::SnapshotLoader::load(std::string(spec.substr(9)), cancel);
         } else if (spec == "live") {
-            host.snapshot = procfs::SnapshotLoader::loadLive();
+            host.snapshot = procfs::SnapshotLoader::loadLive("/proc", cancel);
         } else if (startsWith(spec, "trace:")) {
             throw procfs::ParseError(std::string(spec), 0, "trace sources are not supported yet");
         } else {

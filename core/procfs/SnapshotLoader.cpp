@@ -16,6 +16,7 @@
 #include "ParseError.h"
 #include "io/CutLine.h"
 #include "io/InputFile.h"
+#include "limits/Cancelled.h"
 
 namespace immap::procfs {
 
@@ -132,7 +133,7 @@ void sortSnapshot(Snapshot& s) {
               [](const SkippedProcess& a, const SkippedProcess& b) { return a.pid < b.pid; });
 }
 
-Snapshot loadProcTree(const std::string& root, bool live) {
+Snapshot loadProcTree(const std::string& root, bool live, const std::atomic<bool>* cancel) {
     std::error_code ec;
     if (!fs::is_directory(root, ec))
         throw ParseError(root, 0, ec ? ec.message() : "not a directory");
@@ -157,6 +158,7 @@ Snapshot loadProcTree(const std::string& root, bool live) {
     std::sort(pids.begin(), pids.end());
     PathInterner paths;
     for (std::int64_t pid : pids) {
+        limits::Cancelled::check(cancel);
         const std::string dir = root + "/" + std::to_string(pid);
         addProcess(snap, pid, readProcessDir(dir, !live), dir, paths);
     }
@@ -178,12 +180,12 @@ Snapshot loadProcTree(const std::string& root, bool live) {
 
 }  // namespace
 
-Snapshot SnapshotLoader::loadDirectory(const std::string& dir) {
-    return loadProcTree(dir, false);
+Snapshot SnapshotLoader::loadDirectory(const std::string& dir, const std::atomic<bool>* cancel) {
+    return loadProcTree(dir, false, cancel);
 }
 
-Snapshot SnapshotLoader::loadLive(const std::string& procRoot) {
-    return loadProcTree(procRoot, true);
+Snapshot SnapshotLoader::loadLive(const std::string& procRoot, const std::atomic<bool>* cancel) {
+    return loadProcTree(procRoot, true, cancel);
 }
 
 Snapshot SnapshotLoader::loadMapsFile(const std::string& path) {
@@ -226,7 +228,7 @@ Snapshot SnapshotLoader::loadMapsFile(const std::string& path) {
     return snap;
 }
 
-Snapshot SnapshotLoader::loadArchive(const std::string& path) {
+Snapshot SnapshotLoader::loadArchive(const std::string& path, const std::atomic<bool>* cancel) {
     std::unique_ptr<archive, decltype(&archive_read_free)> a(archive_read_new(), archive_read_free);
     archive_read_support_filter_all(a.get());
     archive_read_support_format_all(a.get());
@@ -262,6 +264,7 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
     bool cut = false;
     archive_entry* entry = nullptr;
     for (;;) {
+        limits::Cancelled::check(cancel);
         // Step over the rest of the entry first, so that `before` is where its data ends.
         if (entry && archive_read_data_skip(a.get()) < ARCHIVE_WARN)
             throw corrupt("unreadable data");
@@ -400,21 +403,23 @@ Snapshot SnapshotLoader::loadArchive(const std::string& path) {
     }
     snap.warnings = std::move(warnings);
     PathInterner paths;
-    for (const auto& [pid, raw] : procs)
+    for (const auto& [pid, raw] : procs) {
+        limits::Cancelled::check(cancel);
         addProcess(snap, pid, raw, path + ":" + std::to_string(pid), paths);
+    }
     sortSnapshot(snap);
     return snap;
 }
 
-Snapshot SnapshotLoader::load(const std::string& path) {
+Snapshot SnapshotLoader::load(const std::string& path, const std::atomic<bool>* cancel) {
     std::error_code ec;
     const fs::file_status st = fs::status(path, ec);
-    if (st.type() == fs::file_type::directory) return loadDirectory(path);
+    if (st.type() == fs::file_type::directory) return loadDirectory(path, cancel);
     if (st.type() == fs::file_type::not_found)
         throw ParseError(path, 0, "no such file or directory");
     // Anything else is opened as an archive, whose InputFile says what else is wrong with the
     // path: a loop of symbolic links (not "no such file"), a FIFO, a device...
-    return loadArchive(path);
+    return loadArchive(path, cancel);
 }
 
 }  // namespace immap::procfs

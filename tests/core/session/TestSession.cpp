@@ -2,11 +2,13 @@
 // read-only picture), the picker order, recipes, and bad input leaving the session unchanged.
 #include <QTest>
 #include <algorithm>
+#include <atomic>
 #include <map>
 #include <set>
 
 #include "Suites.h"
 #include "itree/InvariantChecker.h"
+#include "limits/Cancelled.h"
 #include "mapping/FileMapping.h"
 #include "procfs/ParseError.h"
 #include "session/DefaultScenario.h"
@@ -164,6 +166,31 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(procfs::ParseError, s.load("bogus:thing"));
         QCOMPARE(s.trees().liveCount(), std::size_t{6000});
         QCOMPARE(s.file().name(), std::string("libc.so.6"));
+    }
+
+    // A raised Cancel stops every kind of load with limits::Cancelled, and a session keeps
+    // what it had; without it, stage() + commit() is load().
+    void stagedLoadsStopOnCancel() {
+        session::Session s;
+        s.loadDefault();
+        const std::string before = s.host().source;
+        std::atomic<bool> cancel{true};
+        for (const std::string& source :
+             {std::string("synthetic:libc?processes=5000"),
+              std::string("snapshot:") + IMMAP_SAMPLES "/snapshots/host250",
+              std::string("snapshot:") + IMMAP_TEST_DATA "/bad/archive-links.tar"}) {
+            QVERIFY_THROWS_EXCEPTION(
+                limits::Cancelled,
+                session::Session::stage(source, {}, {}, s.splitPolicy(), &cancel));
+            QCOMPARE(s.host().source, before);
+        }
+        cancel = false;
+        session::Session::Staged staged = session::Session::stage("synthetic:libc?processes=100",
+                                                                  {}, {}, s.splitPolicy(), &cancel);
+        s.commit(std::move(staged));
+        QCOMPARE(s.host().source, std::string("synthetic:libc?processes=100"));
+        QCOMPARE(s.file().name(), std::string("libc.so.6"));
+        QCOMPARE(s.trees().liveCount(), s.file().vmas.size());
     }
 };
 
