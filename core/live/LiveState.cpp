@@ -52,16 +52,16 @@ void LiveState::onEvent(const sim::SimEvent& e) {
 
 LiveState::AgentState& LiveState::agentMut(int id) {
     if (id < 0) throw std::out_of_range("agent");
-    if (static_cast<std::size_t>(id) >= agents_.size())
-        agents_.resize(static_cast<std::size_t>(id) + 1);
-    return agents_[static_cast<std::size_t>(id)];
+    if (static_cast<std::size_t>(id) < agents_.size()) return agents_[static_cast<std::size_t>(id)];
+    return walkers_[id];
 }
 
 const LiveState::AgentState& LiveState::agent(int id) const {
     static const AgentState none;
-    return id >= 0 && static_cast<std::size_t>(id) < agents_.size()
-               ? agents_[static_cast<std::size_t>(id)]
-               : none;
+    if (id < 0) return none;
+    if (static_cast<std::size_t>(id) < agents_.size()) return agents_[static_cast<std::size_t>(id)];
+    const auto it = walkers_.find(id);
+    return it == walkers_.end() ? none : it->second;
 }
 
 void LiveState::eraseAgent(std::vector<QueueEntry>& v, int agent) {

@@ -77,7 +77,8 @@ private:
     void treeEvent(const sim::SimEvent& e);
     std::vector<std::vector<std::unique_ptr<itree::IntervalTree>>> trees_;  // [file][tree]
     std::unordered_map<std::uint32_t, std::unique_ptr<TreeVma>> vmas_;      // in a tree, by id
-    std::vector<AgentState> agents_;
+    std::vector<AgentState> agents_;                                        // the copies, by index
+    std::unordered_map<int, AgentState> walkers_;  // other ids: one entry each, however large
     std::vector<LockQueue> locks_;
     sim::Time rateWindow_;
     sim::Time firstTime_ = -1;

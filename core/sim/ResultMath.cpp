@@ -69,17 +69,9 @@ std::vector<CpuResult> cpuSplit(const std::vector<CopyPlace>& copies, Time at, T
     return out;
 }
 
-void latencyStats(std::vector<Time> samples, double& mean, double& p99) {
-    mean = p99 = 0;
-    if (samples.empty()) return;
-    std::sort(samples.begin(), samples.end());
-    double sum = 0;
-    for (Time x : samples)
-        sum += static_cast<double>(x);
-    mean = sum / static_cast<double>(samples.size());
-    const auto rank =
-        static_cast<std::size_t>(std::ceil(0.99 * static_cast<double>(samples.size())));
-    p99 = static_cast<double>(samples[std::max<std::size_t>(rank, 1) - 1]);
+void latencyStats(const WaitHistogram& samples, double& mean, double& p99) {
+    mean = samples.mean();
+    p99 = static_cast<double>(samples.percentile(99));
 }
 
 int treeHeight(const itree::IntervalTree& tree) {

@@ -12,6 +12,7 @@
 #include "itree/IntervalTree.h"
 #include "sim/SimResult.h"
 #include "sim/Time.h"
+#include "sim/WaitHistogram.h"
 
 namespace immap::sim {
 
@@ -51,8 +52,9 @@ struct CopyPlace {
 std::vector<CpuResult> cpuSplit(const std::vector<CopyPlace>& copies, Time at, Time from,
                                 bool inWindow);
 
-// Mean and nearest-rank 99th percentile; both 0 for no samples.
-void latencyStats(std::vector<Time> samples, double& mean, double& p99);
+// Mean (exact) and nearest-rank 99th percentile (within WaitHistogram's 1/128); both 0 for no
+// samples.
+void latencyStats(const WaitHistogram& samples, double& mean, double& p99);
 
 // Levels from the root to the deepest leaf (0 for an empty tree).
 int treeHeight(const itree::IntervalTree& tree);

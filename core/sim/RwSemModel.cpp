@@ -6,18 +6,6 @@
 
 namespace immap::sim {
 
-namespace {
-
-// Nearest rank: the smallest value with at least `percent`% of the sample at or below it.
-// Integer arithmetic, so 99% of 100 samples is rank 99 exactly (0.99 * 100 in doubles is not).
-Time nearestRank(const std::vector<Time>& sorted, std::size_t percent) {
-    if (sorted.empty()) return 0;
-    const std::size_t rank = std::max<std::size_t>(1, (percent * sorted.size() + 99) / 100);
-    return sorted[rank - 1];
-}
-
-}  // namespace
-
 void RwSemModel::advance(Time now) {
     checkNotBefore(now, "acquire/release");
     const Time dt = now - last_;
@@ -44,7 +32,7 @@ bool RwSemModel::acquire(Time now, RequesterId requester, Mode mode) {
         holders_.emplace(requester, Holder{mode, now, true});
         writerHeld_ = mode == Mode::Write;
         ++immediate_;
-        waits_.push_back(0);
+        waits_.record(0);
     } else {
         queue_.push_back({requester, mode, now});
         maxQueue_ = std::max(maxQueue_, queue_.size());
@@ -72,7 +60,7 @@ std::vector<RwSemModel::Grant> RwSemModel::release(Time now, RequesterId request
 void RwSemModel::grant(Time now, const Waiter& w, std::vector<Grant>& out) {
     const bool counted = w.arrived >= windowStart_;
     holders_.emplace(w.requester, Holder{w.mode, now, counted});
-    if (counted) waits_.push_back(now - w.arrived);
+    if (counted) waits_.record(now - w.arrived);
     out.push_back({w.requester, w.mode, now - w.arrived});
 }
 
@@ -145,19 +133,12 @@ RwSemModel::Stats RwSemModel::stats(Time at) const {
     }
     s.arrivals = arrivals_;
     s.maxQueueLength = maxQueue_;
-    s.grants = waits_.size();
+    s.grants = waits_.count();
     s.immediateGrants = immediate_;
-    if (!waits_.empty()) {
-        std::vector<Time> sorted = waits_;
-        std::sort(sorted.begin(), sorted.end());
-        long double sum = 0;
-        for (Time w : sorted)
-            sum += static_cast<long double>(w);
-        s.meanWait = static_cast<double>(sum / static_cast<long double>(sorted.size()));
-        s.p50Wait = nearestRank(sorted, 50);
-        s.p99Wait = nearestRank(sorted, 99);
-        s.maxWait = sorted.back();
-    }
+    s.meanWait = waits_.mean();
+    s.p50Wait = waits_.percentile(50);
+    s.p99Wait = waits_.percentile(99);
+    s.maxWait = waits_.max();
     s.holds = holdsDone_;
     if (holdsDone_ > 0)
         s.meanHold = static_cast<double>(holdTime_) / static_cast<double>(holdsDone_);

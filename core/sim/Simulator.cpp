@@ -240,7 +240,7 @@ void Simulator::Impl::afterRelease(std::size_t id, Time t) {
         return;
     }
     emit(SimEvent::WalkEnd, t, static_cast<std::int64_t>(id));
-    if (inWindow && a.arrival >= windowStart && t <= end) walkLatencies.push_back(t - a.arrival);
+    if (inWindow && a.arrival >= windowStart && t <= end) walkLatencies.record(t - a.arrival);
     a.active = false;
     freeWalkers.push_back(id);
 }

@@ -165,7 +165,7 @@ struct Simulator::Impl {
 
     std::uint64_t holds = 0, treeOps = 0;
     std::uint32_t nextVmaId = 1;
-    std::vector<Time> walkLatencies;
+    WaitHistogram walkLatencies;  // bounded: memory does not grow with the run
 
     explicit Impl(const SimConfig& c)
         : cfg(c),

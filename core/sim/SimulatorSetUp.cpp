@@ -210,7 +210,7 @@ SimResult Simulator::Impl::result(Time at) const {
     r.memoryPerInodeBytes =
         cfg.policy.memoryPerInodeBytes(files.empty() ? 1 : files[0].trees.size());
 
-    r.walks = walkLatencies.size();
+    r.walks = walkLatencies.count();
     latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
     r.lockHolds = holds;
     r.treeOps = treeOps;

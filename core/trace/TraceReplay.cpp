@@ -26,11 +26,32 @@ TraceReplay::TraceReplay(const TraceHeader& header) : header_(header) {
     end_ = std::numeric_limits<std::int64_t>::max() / 2;
 }
 
-TraceReplay::Vma& TraceReplay::vma(std::uint32_t id) {
-    if (id >= vmas_.size()) vmas_.resize(static_cast<std::size_t>(id) + 1);
-    Vma& v = vmas_[id];
+TraceReplay::Vma* TraceReplay::liveVma(std::uint32_t id) {
+    const auto it = slotOf_.find(id);
+    return it == slotOf_.end() ? nullptr : &vmas_[it->second];
+}
+
+TraceReplay::Vma& TraceReplay::addVma(std::uint32_t id) {
+    std::uint32_t slot;
+    if (!freeSlots_.empty()) {
+        slot = freeSlots_.back();
+        freeSlots_.pop_back();
+        vmas_[slot].owner = -1;  // the rest is set by whoever adds it (Nodes do not copy)
+    } else {
+        slot = static_cast<std::uint32_t>(vmas_.size());
+        vmas_.emplace_back();
+    }
+    slotOf_.emplace(id, slot);
+    Vma& v = vmas_[slot];
     v.id = id;
     return v;
+}
+
+void TraceReplay::dropVma(std::uint32_t id) {
+    const auto it = slotOf_.find(id);
+    vmas_[it->second].inTree = false;
+    freeSlots_.push_back(it->second);
+    slotOf_.erase(it);
 }
 
 struct TraceReplay::Snapshot {
@@ -50,7 +71,6 @@ struct TraceReplay::Snapshot {
         std::uint32_t root = kNone, leftmost = kNone;
     };
     static constexpr std::uint32_t kNone = ~0u;
-    std::size_t vmaSlots = 0;
     std::vector<Live> live;
     std::vector<std::vector<Tree>> trees;  // per file, per tree
     std::vector<std::pair<std::uint64_t, std::uint64_t>> counts;
@@ -59,7 +79,7 @@ struct TraceReplay::Snapshot {
     std::unordered_map<std::int32_t, Agent> agents;
     bool inWindow = false, started = false;
     std::int64_t windowStart = 0, end = 0, now = 0;
-    std::vector<std::int64_t> walkLatencies;
+    sim::WaitHistogram walkLatencies;
     std::uint64_t events = 0, reads = 0, holds = 0, treeOps = 0;
 };
 
@@ -68,7 +88,6 @@ std::shared_ptr<const TraceReplay::Snapshot> TraceReplay::snapshot() const {
     auto idOf = [](const itree::Node* n) {
         return n ? static_cast<const Vma*>(n)->id : Snapshot::kNone;
     };
-    s->vmaSlots = vmas_.size();
     std::vector<itree::IntervalTree::LinkRecord> links;
     for (const File& f : files_) {
         s->counts.push_back({f.inserts, f.removes});
@@ -104,11 +123,10 @@ std::shared_ptr<const TraceReplay::Snapshot> TraceReplay::snapshot() const {
 
 void TraceReplay::restore(const Snapshot& s) {
     vmas_.clear();
-    vmas_.resize(s.vmaSlots);
-    for (std::size_t i = 0; i < vmas_.size(); ++i)
-        vmas_[i].id = static_cast<std::uint32_t>(i);
+    slotOf_.clear();
+    freeSlots_.clear();
     for (const Snapshot::Live& l : s.live) {
-        Vma& v = vmas_[l.id];
+        Vma& v = addVma(l.id);
         v.start = l.start;
         v.last = l.last;
         v.file = l.file;
@@ -118,7 +136,7 @@ void TraceReplay::restore(const Snapshot& s) {
         v.inTree = true;
     }
     auto ptr = [&](std::uint32_t id) -> itree::Node* {
-        return id == Snapshot::kNone ? nullptr : &vmas_[id];
+        return id == Snapshot::kNone ? nullptr : liveVma(id);
     };
     std::vector<itree::IntervalTree::LinkRecord> links;
     for (std::size_t f = 0; f < files_.size(); ++f) {
@@ -158,7 +176,7 @@ void TraceReplay::beginWaiting(const SimEvent& e) {
 }
 
 TraceReplay::Agent& TraceReplay::agent(std::int32_t id) {
-    if (id >= 0 && id < kDenseAgents) {
+    if (id >= 0 && id < kDenseAgents && static_cast<unsigned>(id) < header_.copies) {
         if (static_cast<std::size_t>(id) >= agentsByIndex_.size())
             agentsByIndex_.resize(static_cast<std::size_t>(id) + 1);
         return agentsByIndex_[static_cast<std::size_t>(id)];
@@ -197,14 +215,7 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                         f.trees.back()->setObserver(&reads_);
                     }
                 }
-                // Ids are handed out in order, so vmas_ grows with the run; an id far past the
-                // largest so far would make it allocate for every id in between.
-                if (e.vma >= vmas_.size() + kMaxVmaIdGap) {
-                    reason = "VMA id " + std::to_string(e.vma) + " is more than " +
-                             std::to_string(kMaxVmaIdGap) + " past the largest so far";
-                    return false;
-                }
-                Vma& v = vma(e.vma);
+                Vma* live = liveVma(e.vma);
                 itree::IntervalTree& t = *f.trees[static_cast<std::size_t>(e.tree)];
                 const bool copy = e.agent >= 0 && static_cast<unsigned>(e.agent) < header_.copies;
                 const bool counted = started_ && copy;
@@ -217,11 +228,12 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                 reads_.on = counted;
                 if (counted) ++treeOps_;
                 if (e.kind == SimEvent::TreeInsert) {
-                    if (v.inTree) {
+                    if (live) {
                         reason =
                             "VMA " + std::to_string(e.vma) + " is inserted while already in a tree";
                         return false;
                     }
+                    Vma& v = addVma(e.vma);
                     v.start = e.start;
                     v.last = e.last;
                     v.file = e.file;
@@ -231,14 +243,14 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                     t.insert(&v);
                     ++f.inserts;
                 } else {
-                    if (!v.inTree || v.file != e.file || v.tree != e.tree || v.start != e.start ||
-                        v.last != e.last) {
+                    if (!live || live->file != e.file || live->tree != e.tree ||
+                        live->start != e.start || live->last != e.last) {
                         reason =
                             "VMA " + std::to_string(e.vma) + " is removed from a tree it is not in";
                         return false;
                     }
-                    t.remove(&v);
-                    v.inTree = false;
+                    t.remove(live);
+                    dropVma(e.vma);
                     ++f.removes;
                 }
                 break;
@@ -320,7 +332,7 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
                     return false;
                 }
                 if (inWindow_ && a.arrival >= windowStart_ && e.time <= end_)
-                    walkLatencies_.push_back(e.time - a.arrival);
+                    walkLatencies_.record(e.time - a.arrival);
                 break;
             }
             default:
@@ -396,7 +408,7 @@ sim::SimResult TraceReplay::result() const {
     r.treeOps = treeOps_;
     r.nodesPerTreeOp =
         treeOps_ ? static_cast<double>(reads_.reads) / static_cast<double>(treeOps_) : 0;
-    r.walks = walkLatencies_.size();
+    r.walks = walkLatencies_.count();
     sim::latencyStats(walkLatencies_, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
     return r;
 }

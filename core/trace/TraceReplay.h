@@ -49,13 +49,16 @@ public:
         return *files_[static_cast<std::size_t>(file)].trees[static_cast<std::size_t>(tree)];
     }
     std::int64_t now() const { return now_; }
+    // VMA slots allocated: at most the most VMAs in trees at once, whatever the ids.
+    std::size_t vmaSlots() const { return vmas_.size(); }
     // What a tree node of this replay is: its VMA id, home node and the agent that mapped it.
     static std::uint32_t vmaIdOf(const itree::Node* n) { return static_cast<const Vma*>(n)->id; }
     static int homeOf(const itree::Node* n) { return static_cast<const Vma*>(n)->home; }
     static std::int32_t ownerOf(const itree::Node* n) { return static_cast<const Vma*>(n)->owner; }
 
     // Everything a replay knows at this point, to come back to it later (seeking). Holds only
-    // the VMAs in trees, so a checkpoint costs what the trees hold, not what the trace held.
+    // the VMAs in trees and bounded statistics, so a checkpoint costs what the trees, copies
+    // and locks hold, not what the trace held.
     struct Snapshot;
     std::shared_ptr<const Snapshot> snapshot() const;
     void restore(const Snapshot& s);
@@ -83,23 +86,31 @@ private:
         std::int64_t lastExecEnd = -1;
         std::int64_t arrival = 0;
     };
-    static constexpr std::size_t kMaxVmaIdGap = std::size_t{1} << 20;
-    Vma& vma(std::uint32_t id);
+    // The VMA in a tree under this id, or null.
+    Vma* liveVma(std::uint32_t id);
+    Vma& addVma(std::uint32_t id);
+    void dropVma(std::uint32_t id);
     Agent& agent(std::int32_t id);
     void beginWaiting(const sim::SimEvent& e);
 
     TraceHeader header_;
     std::vector<File> files_;
-    std::deque<Vma> vmas_;  // by id; a deque never moves what the trees link to
+    // Slots for the VMAs in trees: ids (any 32-bit value a trace gives) map to slots, and a
+    // removed VMA's slot is reused, so memory follows the trees, not the ids or the run.
+    std::deque<Vma> vmas_;  // a deque never moves what the trees link to
+    std::unordered_map<std::uint32_t, std::uint32_t> slotOf_;
+    std::vector<std::uint32_t> freeSlots_;
     std::vector<sim::RwSemModel> locks_;
-    std::vector<Agent> agentsByIndex_;  // ids 0..kDenseAgents-1 (copies, walkers, small pids)
-    std::unordered_map<std::int32_t, Agent> agents_;  // the rest
+    // Copies (ids below the header's count, up to kDenseAgents) by index; the rest (walkers,
+    // pids) hashed, so that a large id costs one entry, not every id below it.
+    std::vector<Agent> agentsByIndex_;
+    std::unordered_map<std::int32_t, Agent> agents_;
     static constexpr std::int32_t kDenseAgents = 1 << 16;
     bool inWindow_ = false;
     std::int64_t windowStart_ = 0;
     std::int64_t end_ = 0;
     std::int64_t now_ = 0;
-    std::vector<std::int64_t> walkLatencies_;
+    sim::WaitHistogram walkLatencies_;  // bounded: a checkpoint copies its buckets only
     std::uint64_t events_ = 0;
     // The simulator's cost counters: copies' holds and tree operations once execs have begun.
     struct Reads final : itree::TouchObserver {

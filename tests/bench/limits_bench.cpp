@@ -1,21 +1,32 @@
-// Benchmark, not a test: the limits of issue 8, each in a child process of its own so that its
-// peak resident memory (VmHWM, minus the RSS the child started with) is its own:
+// Benchmark, not a test: the limits of issues 8 and 15, each in a child process of its own so
+// that its peak resident memory (VmHWM, minus the RSS the child started with) is its own:
 //   snapshot: 10,000 process directories of generated maps files, loaded as snapshot:DIR,
 //             every file's single tree built;
 //   tree:     one maps file of 1,000,000 VMAs of one file, loaded as maps:FILE, its tree built;
 //   trace:    a generated native trace of 10,000,000 events (docs/trace-format.md), streamed
-//             through TraceReader and replayed by TraceReplay.
-// Prints wall seconds and peak MiB, and MiB per million VMAs / events.
+//             through TraceReader and replayed by TraceReplay;
+//   cursor:   the same trace opened by TraceCursor (a checkpoint every 50,000 events);
+//   sim:      the simulator, 64 copies on the CLI's default 12-node machine, for 1 s and for
+//             100 s of simulated time (quick: 10 ms and 1 s); passes if the peaks differ <10%.
+// Prints wall seconds and peak MiB, and MiB per million VMAs / events / execs; exits 1 if the
+// simulator's peaks differ by 10% or more.
 //   limits_bench [--quick]     (--quick: a hundredth of each, as CTest's smoke pass)
-// Measured on the 2-core dev machine (GCC 12 Release, 2026-11-30), while other builds ran:
-//   snapshot  150,000 VMAs (10,000 processes)  0.36 s   32.6 MiB peak
-//   tree    1,000,000 VMAs in one tree         0.84 s  204.1 MiB peak (the 57 MB text included)
-//   trace  10,000,000 events (245 MiB file)    2.09 s  101.4 MiB peak: the reader streams, the
-//          replay keeps one node per VMA id ever seen (1.25 million here), not per event.
+// Measured on the 2-core dev machine (GCC 12 Release, 2026-12-02, load average ~8 from other
+// builds, so the wall times are inflated):
+//   snapshot  150,000 VMAs (10,000 processes)  2.56 s   32.6 MiB peak
+//   tree    1,000,000 VMAs in one tree         4.64 s  186.1 MiB peak (the 57 MB text included)
+//   trace  10,000,000 events (245 MiB file)   13.37 s    3.8 MiB peak: the reader streams, the
+//          replay keeps a slot per VMA in a tree (1,000 here), not per VMA id (was 101.4 MiB).
+//   cursor 10,000,000 events, 200 checkpoints 15.06 s   18.3 MiB peak: ~73 KiB a checkpoint, the
+//          tree's 1,000 VMAs and bounded lock statistics, not the events so far.
+//   sim 1 s       12,777 execs                 3.69 s    4.0 MiB peak
+//   sim 100 s  1,279,360 execs               476.14 s    4.0 MiB peak: ratio 1.000, PASS <10%
+//          (issue 15: keeping every wait took 454 MB for 3 s at 384 copies).
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -25,6 +36,9 @@
 
 #include "mapping/FileMapping.h"
 #include "mapping/HostLoader.h"
+#include "sim/Simulator.h"
+#include "topology/Topology.h"
+#include "trace/TraceCursor.h"
 #include "trace/TraceReader.h"
 #include "trace/TraceReplay.h"
 
@@ -43,11 +57,15 @@ long statusKiB(const char* key) {
     return -1;
 }
 
-// Runs `work` (which returns how many units it handled) in a child; prints the figures.
-void measure(const char* name, const char* unit, const std::function<double()>& work) {
+// Runs `work` (which returns how many units it handled) in a child; prints the figures and
+// returns the child's peak MiB (-1 if it failed).
+double measure(const char* name, const char* unit, const std::function<double()>& work) {
     std::fflush(stdout);
+    int fds[2];
+    if (::pipe(fds) != 0) return -1;
     const pid_t pid = ::fork();
     if (pid == 0) {
+        ::close(fds[0]);
         const long base = statusKiB("VmRSS:");
         const auto t0 = Clock::now();
         const double units = work();
@@ -56,12 +74,20 @@ void measure(const char* name, const char* unit, const std::function<double()>& 
         std::printf("%-9s %12.0f %-7s %7.2f s %9.1f MiB peak  %7.1f MiB per million %s\n", name,
                     units, unit, s, peakMiB, peakMiB / (units / 1e6), unit);
         std::fflush(stdout);
+        if (::write(fds[1], &peakMiB, sizeof peakMiB) != sizeof peakMiB) ::_exit(1);
         ::_exit(0);
     }
+    ::close(fds[1]);
+    double peak = -1;
+    if (::read(fds[0], &peak, sizeof peak) != sizeof peak) peak = -1;
+    ::close(fds[0]);
     int status = 0;
     ::waitpid(pid, &status, 0);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         std::printf("%-9s FAILED (status %d)\n", name, status);
+        return -1;
+    }
+    return peak;
 }
 
 // A process's maps: its executable, libc and ld (five VMAs each), heap, anonymous, stack, vdso.
@@ -96,6 +122,9 @@ std::string processMaps(unsigned pid) {
 }
 
 const std::string kTopology = "synthetic:numa:2 core:2 pu:1";
+// The CLI's default machine (12 nodes, 384 CPUs); 64 copies keep the 100 s run to minutes.
+constexpr const char* kSimTopology = "synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32";
+constexpr unsigned kSimCopies = 64;
 
 double treesOf(const mapping::LoadedHost& host) {
     double vmas = 0;
@@ -202,6 +231,36 @@ int main(int argc, char** argv) {
         }
         return static_cast<double>(replay.events());
     });
+    // The same trace behind a TraceCursor, a checkpoint every 50,000 events (200 here): each
+    // copies the 1,000 VMAs in the tree and bounded lock statistics, not the events so far.
+    measure("cursor", "events", [&] {
+        const trace::TraceCursor cursor(trace.string());
+        return static_cast<double>(cursor.events());
+    });
     fs::remove_all(dir);
-    return 0;
+
+    // The simulator's memory is O(copies + trees), not O(simulated time): the same run measured
+    // for 1 s and for 100 s (quick: 10 ms and 1 s) peaks within 10%.
+    const topology::Topology topo = topology::Topology::fromSpec(kSimTopology);
+    const double shortMs = quick ? 10 : 1000, longMs = quick ? 1000 : 100000;
+    auto simulate = [&](double ms) {
+        sim::SimConfig cfg;
+        cfg.topology = &topo;
+        cfg.copies = kSimCopies;
+        cfg.durationMs = ms;
+        cfg.walkersPerSecond = 200;  // so the walker latencies are kept too
+        return static_cast<double>(sim::Simulator(cfg).run().execs);
+    };
+    char shortName[32], longName[32];
+    std::snprintf(shortName, sizeof shortName, "sim %gs", shortMs / 1000);
+    std::snprintf(longName, sizeof longName, "sim %gs", longMs / 1000);
+    const double a = measure(shortName, "execs", [&] { return simulate(shortMs); });
+    const double b = measure(longName, "execs", [&] { return simulate(longMs); });
+    const bool pass = a > 0 && b > 0 && std::abs(b - a) < 0.1 * a;
+    std::printf(
+        "simulator, %u copies: peak %.1f MiB (%g s) vs %.1f MiB (%g s), ratio %.3f: %s "
+        "<10%%\n",
+        kSimCopies, a, shortMs / 1000, b, longMs / 1000, a > 0 ? b / a : 0.0,
+        pass ? "PASS" : "FAIL");
+    return pass ? 0 : 1;
 }

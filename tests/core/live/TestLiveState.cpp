@@ -163,6 +163,19 @@ private slots:
         QVERIFY(!s.error().empty());
     }
 
+    // Agents past the copies (walkers) are hashed: an id of 2^30 is one entry, not a vector of
+    // 2^30 states, and an id never seen reads as idle.
+    void largeAgentIdsAreOneEntryEach() {
+        LiveState s(header());
+        s.onEvent(ev(10, SimEvent::LockAcquire, 0, 0));
+        s.onEvent(ev(11, SimEvent::LockWait, 1 << 30, 0, true));
+        QCOMPARE(s.agent(1 << 30).waiting, 0);
+        QVERIFY(s.agent(1 << 30).waitRead);
+        QCOMPARE(s.agent(5).waiting, -1);
+        QCOMPARE(agents(s.lock(0).waiting), std::vector<int>{1 << 30});
+        QVERIFY(s.error().empty());
+    }
+
     // Window 100 ns: ends at 10, 50, 120, 130; at t = 130 the window (30, 130] holds three.
     void runningRateOverTheWindow() {
         LiveState s(header(), 100);

@@ -50,6 +50,7 @@ struct RunResult {
     std::vector<std::pair<Time, Time>> holdIntervals;  // [grant, release), measured arrivals
     std::size_t maxHolders = 0;
     std::uint64_t grantDigest = 0;  // folds every grant's time, requester and wait
+    std::vector<Time> waits;        // measured requesters' waits, for brute-force percentiles
     bool invariantsHeld = true;
 };
 
@@ -75,7 +76,10 @@ RunResult simulate(const Workload& w) {
 
     auto onGranted = [&](Time now, std::uint64_t id, Time waited) {
         q.schedule(now + drawHold(), Event{0, kRelease, static_cast<std::uint32_t>(id), 0});
-        if (id >= w.warmup) grantedAt[id] = now;
+        if (id >= w.warmup) {
+            grantedAt[id] = now;
+            r.waits.push_back(waited);
+        }
         r.grantDigest = (r.grantDigest ^ static_cast<std::uint64_t>(now)) * 0x100000001b3ULL;
         r.grantDigest =
             (r.grantDigest ^ (id << 20) ^ static_cast<std::uint64_t>(waited)) * 0x100000001b3ULL;
@@ -119,6 +123,26 @@ double mD1Wait(double rho, double service) {
 
 double relErr(double got, double want) {
     return std::abs(got - want) / want;
+}
+
+// The stats' wait summary against the waits themselves: exact count, mean and max; p50 and
+// p99 within WaitHistogram's bound of the exact nearest rank (|got - exact| <= exact / 128).
+void checkWaitsAgainstBruteForce(const RunResult& r) {
+    std::vector<Time> sorted = r.waits;
+    std::sort(sorted.begin(), sorted.end());
+    QCOMPARE(r.stats.grants, static_cast<std::uint64_t>(sorted.size()));
+    QVERIFY(!sorted.empty());
+    QCOMPARE(r.stats.maxWait, sorted.back());
+    long double sum = 0;
+    for (Time v : sorted)
+        sum += static_cast<long double>(v);
+    QVERIFY(relErr(r.stats.meanWait, static_cast<double>(sum / sorted.size())) < 1e-12);
+    for (const auto& [percent, got] : {std::pair{50u, r.stats.p50Wait}, {99u, r.stats.p99Wait}}) {
+        const std::size_t rank = std::max<std::size_t>(1, (percent * sorted.size() + 99) / 100);
+        const Time exact = sorted[rank - 1];
+        QVERIFY2(std::abs(got - exact) * 128 <= exact,
+                 qPrintable(QString("p%1 %2, exact %3").arg(percent).arg(got).arg(exact)));
+    }
 }
 
 }  // namespace
@@ -240,8 +264,10 @@ private slots:
         QCOMPARE(st.maxQueueLength, std::size_t{2});
         QCOMPARE(st.grants, std::uint64_t{3});
         QCOMPARE(st.immediateGrants, std::uint64_t{1});
-        QCOMPARE(st.meanWait, 100.0);     // (0 + 150 + 150) / 3
-        QCOMPARE(st.p50Wait, Time{150});  // nearest rank: ceil(0.5 * 3) = 2nd of {0, 150, 150}
+        QCOMPARE(st.meanWait, 100.0);  // (0 + 150 + 150) / 3
+        // Nearest rank ceil(0.5 * 3) = 2nd of {0, 150, 150}; exact here as the histogram's
+        // answer (its bucket [150, 151]'s middle) is capped at the exact max.
+        QCOMPARE(st.p50Wait, Time{150});
         QCOMPARE(st.p99Wait, Time{150});
         QCOMPARE(st.maxWait, Time{150});
         QCOMPARE(st.holds, std::uint64_t{3});
@@ -298,6 +324,7 @@ private slots:
             QVERIFY2(relErr(st.meanQueueLength, lambda * st.meanWait) < 0.02,
                      qPrintable(QString::number(rho)));
             QVERIFY(st.p50Wait <= st.p99Wait && st.p99Wait <= st.maxWait);
+            checkWaitsAgainstBruteForce(r);
         }
     }
 
@@ -321,6 +348,7 @@ private slots:
         QVERIFY(st.meanQueueLength > 0.1);  // and there was a queue to measure
         QVERIFY(relErr(st.meanQueueLength, lambda * st.meanWait) < 0.02);
         QVERIFY(st.utilisation > 0 && st.utilisation <= 1);
+        checkWaitsAgainstBruteForce(r);
     }
 
     void readersOnlyNeverWait() {

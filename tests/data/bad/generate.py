@@ -137,7 +137,9 @@ write("trace-reversed.trace", HEADER + b"0 eb 0 0\n10 ti 0 0 0 0 1 9 3 0\n")
 write("trace-duplicate.trace", HEADER + b"0 eb 0 0\n10 ti 0 0 0 0 1 0 3 0\n11 ti 0 0 0 0 1 0 3 0\n")
 write("trace-header-duration.trace", HEADER.replace(b'"duration_ms":1', b'"duration_ms":1e300')
       + b"-9000000000000000000 ws 0 0\n")
-write("trace-vma-id.trace", HEADER + b"0 eb 0 0\n1 ti 0 0 0 0 4000000000 0 3 0\n")
+# Any 32-bit VMA id is valid (replay keeps a slot per VMA in a tree); removing one never
+# inserted is not.
+write("trace-vma-id.trace", HEADER + b"0 eb 0 0\n1 tr 0 0 0 0 4000000000 0 3 0\n")
 write("trace-header-copies.trace", HEADER.replace(b'"copies":1', b'"copies":1e300'))
 # bpftrace recordings
 write("bt-empty.txt", b"")
