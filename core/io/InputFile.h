@@ -60,11 +60,17 @@ public:
     // type that takes one message).
     template <class Error>
     static std::string read(const std::string& path, std::uint64_t cap, std::string_view kind,
-                            Options o = {}) {
+                            Options o) {
         InputFile f(path, cap, kind, o);
         std::string text;
         if (!f.ok() || !f.readAll(text)) fail<Error>(path, f.reason());
         return text;
+    }
+    // An overload, not a default argument: clang refuses `Options o = {}` inside the class
+    // that defines Options' member initialisers.
+    template <class Error>
+    static std::string read(const std::string& path, std::uint64_t cap, std::string_view kind) {
+        return read<Error>(path, cap, kind, Options{});
     }
 
     template <class Error>

@@ -37,7 +37,7 @@ struct TraceHeader {
     std::map<std::string, double> params;
     std::string note;
 
-    // The whole line, without the newline: "immap-trace 1 {json}".
+    // The whole line, without the newline: "immap-trace 2 {json}".
     std::string toLine() const;
     // Throws TraceError(file, 1, reason) for a line that is not a version-1 header.
     static TraceHeader fromLine(const std::string& line, const std::string& file);

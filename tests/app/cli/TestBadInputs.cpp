@@ -110,6 +110,18 @@ QList<qint64> childrenOf(qint64 parent) {
     return out;
 }
 
+// A snapshot directory of two processes with good maps files; `source` is copied in as pid
+// 101's `name` (numa_maps, status, stat). Returns the copy's path.
+QString besideGoodMaps(const QTemporaryDir& dir, const QString& source, const QString& name) {
+    for (const char* pid : {"100", "101"}) {
+        QDir(dir.path()).mkdir(pid);
+        writeFile(dir.filePath(QString(pid) + "/maps"), kMaps);
+    }
+    const QString path = dir.filePath("101/" + name);
+    if (!QFile::copy(source, path)) qFatal("cannot copy %s", qPrintable(source));
+    return path;
+}
+
 }  // namespace
 
 class TestBadInputs : public QObject {
@@ -284,11 +296,7 @@ private slots:
         QFETCH(QString, file);
         QFETCH(int, line);
         QTemporaryDir dir;
-        for (const char* pid : {"100", "101"}) {
-            QVERIFY(QDir(dir.path()).mkdir(pid));
-            writeFile(dir.filePath(QString(pid) + "/maps"), kMaps);
-        }
-        QVERIFY(QFile::copy(kBad + "/" + file, dir.filePath("101/" + name)));
+        besideGoodMaps(dir, kBad + "/" + file, name);
         const Run r = run({"snapshot", "stats", "snapshot:" + dir.path(), "--topology",
                            "synthetic:numa:1 core:1 pu:1"});
         QVERIFY2(r.finished, "timed out");
@@ -329,12 +337,7 @@ private slots:
         QString path = kBad + "/" + file;
         QStringList args = command(kind, path, dir.filePath("out.trace"));
         if (args.isEmpty()) {  // a process's file: in a snapshot directory beside good maps
-            for (const char* pid : {"100", "101"}) {
-                QVERIFY(QDir(dir.path()).mkdir(pid));
-                writeFile(dir.filePath(QString(pid) + "/maps"), kMaps);
-            }
-            path = dir.filePath("101/" + kind);
-            QVERIFY(QFile::copy(kBad + "/" + file, path));
+            path = besideGoodMaps(dir, kBad + "/" + file, kind);
             args = QStringList{"snapshot", "stats", "snapshot:" + dir.path(), "--topology",
                                "synthetic:numa:2 core:1 pu:1"};
         }
