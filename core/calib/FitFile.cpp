@@ -5,6 +5,7 @@
 #include <QJsonObject>
 
 #include "io/InputFile.h"
+#include "io/TextPosition.h"
 
 namespace immap::calib {
 
@@ -56,7 +57,10 @@ sim::CostParams FitFile::paramsFromJson(const std::string& json, const std::stri
     QJsonParseError e{};
     const QJsonDocument d = QJsonDocument::fromJson(QByteArray::fromStdString(json), &e);
     if (e.error != QJsonParseError::NoError)
-        throw CalibError(name + ": not JSON (" + e.errorString().toStdString() + ")");
+        throw CalibError(name + ":" +
+                         std::to_string(io::TextPosition::lineOf(
+                             json, static_cast<std::size_t>(std::max(0, e.offset)))) +
+                         ": not valid JSON: " + e.errorString().toStdString());
     const QJsonObject o = d.object();
     if (o["format"].toString() != "immap-fit" || o["version"].toInt() != 1)
         throw CalibError(name + ": not an immap-fit version 1 file");

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "io/InputFile.h"
+#include "io/TextPosition.h"
 
 namespace immap::measure {
 
@@ -47,8 +48,10 @@ MeasuredCurve MeasuredCurve::fromJson(const std::string& json, const std::string
     QJsonParseError e{};
     const QJsonDocument d = QJsonDocument::fromJson(QByteArray::fromStdString(json), &e);
     if (e.error != QJsonParseError::NoError)
-        throw fail("not JSON (" + e.errorString().toStdString() + " at byte " +
-                   std::to_string(e.offset) + ")");
+        throw MeasureError(name + ":" +
+                           std::to_string(io::TextPosition::lineOf(
+                               json, static_cast<std::size_t>(std::max(0, e.offset)))) +
+                           ": not valid JSON: " + e.errorString().toStdString());
     const QJsonObject o = d.object();
     if (o["format"].toString() != "immap-measured")
         throw fail("\"format\" is not \"immap-measured\"");

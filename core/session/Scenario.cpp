@@ -14,6 +14,7 @@
 
 #include "io/InputFile.h"
 #include "io/OutputTarget.h"
+#include "io/TextPosition.h"
 #include "mapping/Policy.h"
 #include "sim/CostParams.h"
 #include "sim/Recipe.h"
@@ -37,8 +38,8 @@ public:
     explicit Locator(const QByteArray& text) : text_(text) {}
 
     int line(qsizetype offset) const {
-        if (offset < 0) return 1;
-        return static_cast<int>(text_.left(offset).count('\n')) + 1;
+        return io::TextPosition::lineOf(std::string_view(text_.constData(), text_.size()),
+                                        static_cast<std::size_t>(std::max<qsizetype>(0, offset)));
     }
     // Offset of `"key"` used as a key (followed by ':') at or after `from`.
     qsizetype key(const QString& key, qsizetype from) const {

@@ -1,5 +1,6 @@
 #include "sim/Recipe.h"
 
+#include "io/TextPosition.h"
 #include "limits/InputLimits.h"
 
 #include <QByteArray>
@@ -49,13 +50,6 @@ int Recipe::fileIndex(std::string_view name) const {
 }
 
 namespace {
-
-int lineAt(const std::string& text, std::size_t offset) {
-    int line = 1;
-    for (std::size_t i = 0; i < offset && i < text.size(); ++i)
-        if (text[i] == '\n') ++line;
-    return line;
-}
 
 // QJsonDocument keeps no positions, so messages about one step find its line here: the line
 // where each element of the top-level array `key` starts. A small scanner that knows strings
@@ -163,7 +157,8 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
     const QJsonDocument doc =
         QJsonDocument::fromJson(QByteArray(json.data(), static_cast<qsizetype>(json.size())), &err);
     if (err.error != QJsonParseError::NoError)
-        throw RecipeError(fileName, lineAt(json, static_cast<std::size_t>(err.offset)),
+        throw RecipeError(fileName,
+                          io::TextPosition::lineOf(json, static_cast<std::size_t>(err.offset)),
                           "not valid JSON: " + err.errorString().toStdString());
     if (!doc.isObject()) throw RecipeError(fileName, 1, "a recipe is a JSON object");
     const QJsonObject root = doc.object();

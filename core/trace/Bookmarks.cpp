@@ -8,6 +8,7 @@
 
 #include "io/InputFile.h"
 #include "io/OutputTarget.h"
+#include "io/TextPosition.h"
 #include "trace/TraceError.h"
 
 namespace immap::trace {
@@ -23,7 +24,8 @@ std::vector<Bookmark> Bookmarks::load(const std::string& path) {
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
     if (err.error != QJsonParseError::NoError) {
-        const int line = static_cast<int>(text.left(err.offset).count('\n')) + 1;
+        const int line =
+            io::TextPosition::lineOf(raw, static_cast<std::size_t>(std::max(0, err.offset)));
         throw TraceError(path, static_cast<std::uint64_t>(line),
                          "not valid JSON: " + err.errorString().toStdString());
     }

@@ -60,6 +60,8 @@ QStringList command(const QString& kind, const QString& file, const QString& out
     if (kind == "topology") return {"topology", "show", "xml:" + file};
     if (kind == "recipe")
         return {"simulate", "--recipe", file, "--copies", "1", "--duration-ms", "1"};
+    if (kind == "measured") return {"calibrate", "--measured", file, "--output", out};
+    if (kind == "fit") return {"simulate", "--fit", file, "--copies", "1", "--duration-ms", "1"};
     if (kind == "trace") return {"trace", "stats", file};
     if (kind == "replay") return {"trace", "replay", file};
     if (kind == "bt") return {"trace", "import", file, "-o", out};
@@ -171,6 +173,8 @@ private slots:
         row("recipe", "recipe-binary.json", 2, 1);
         row("recipe", "recipe-truncated.json", 2, 5);
         row("recipe", "recipe-over64.json", 2, 0);
+        row("measured", "measured-truncated.json", 2, 5);
+        row("fit", "fit-truncated.json", 2, 5);
         row("trace", "trace-empty.trace", 2, 1);
         row("trace", "trace-binary.trace", 2, 1);
         row("trace", "trace-version.trace", 2, 1);

@@ -36,6 +36,7 @@ const std::map<QString, int>& expectedLines() {
         {"topology-cut-attribute.xml", 3},
         {"recipe-binary.json", 1},
         {"recipe-truncated.json", 5},
+        {"measured-truncated.json", 5},
         {"trace-empty.trace", 1},
         {"trace-binary.trace", 1},
         {"trace-version.trace", 1},
@@ -160,6 +161,8 @@ private slots:
             ok = w.openScenario(path);
         } else if (name.startsWith("trace-")) {
             ok = w.openTrace(path);
+        } else if (name.startsWith("measured-")) {
+            ok = w.openMeasurements(path);
         } else if (name.startsWith("recipe-")) {
             const QString scenario = tmp.filePath("uses-recipe.json");
             QFile f(scenario);

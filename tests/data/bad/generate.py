@@ -107,6 +107,9 @@ write("topology-cut-attribute.xml", xml[:101])
 # recipes
 write("recipe-empty.json", b"")
 write("recipe-binary.json", binary(500))
+# measurements and fits: the JSON error's line, not its byte offset
+write("measured-truncated.json", b'{\n  "format": "immap-measured",\n  "version": 1,\n  "points": [\n    { "copies": 1,')
+write("fit-truncated.json", b'{\n  "format": "immap-fit",\n  "version": 1,\n  "params": {\n    "mem_local_ns": ')
 write("recipe-truncated.json", b'{\n  "format": "immap-recipe",\n  "version": 1,\n  "files": [\n    { "na')
 write("recipe-over64.json", b'{\n  "format": "immap-recipe",\n  "version": 99999999999999999999999,\n  "files": []\n}\n')
 # native traces
