@@ -262,5 +262,16 @@ int main(int argc, char** argv) {
         "<10%%\n",
         kSimCopies, a, shortMs / 1000, b, longMs / 1000, a > 0 ? b / a : 0.0,
         pass ? "PASS" : "FAIL");
+#if defined(__SANITIZE_ADDRESS__)
+    // AddressSanitizer keeps freed memory in its quarantine (up to 256 MiB), so a longer run's
+    // peak grows with its allocations, not with what it holds: the verdict means something only
+    // in a build without it (the CI's sanitizer pass measured 13.5 vs 103.2 MiB; Release 4.0 vs
+    // 4.0 MiB).
+    std::printf(
+        "built with AddressSanitizer: its quarantine holds freed memory, so these peaks "
+        "are not the program's; not judged\n");
+    return 0;
+#else
     return pass ? 0 : 1;
+#endif
 }
