@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Assembles the seed corpora of the fuzz targets from samples/, ../shared/data and
+# Assembles the seed corpora of the fuzz targets from samples/ (the host250 snapshot among them) and
 # tests/data/bad, one directory per target: make-corpus.sh OUTDIR [IMMAP]
 # IMMAP (default build/app/cli/immap, if built) records a small native trace as a trace seed;
 # without it the trace target starts from the bad traces only.
@@ -8,7 +8,7 @@ set -euo pipefail
 ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/../.." && pwd)
 OUT=${1:?usage: make-corpus.sh OUTDIR [IMMAP]}
 IMMAP=${2:-$ROOT/build/app/cli/immap}
-SHARED=$ROOT/../shared/data
+SNAP=$ROOT/samples/snapshots/host250
 SNAP=$ROOT/samples/snapshots/host250
 BAD=$ROOT/tests/data/bad
 mkdir -p "$OUT"
@@ -33,10 +33,10 @@ for p in $pids; do
     seed fuzz_stat "$SNAP/$p/stat"
     seed fuzz_source_spec "$SNAP/$p/maps"
 done
-if [[ -d $SHARED/proc-snapshot-host250 ]]; then
-    p=$(ls "$SHARED/proc-snapshot-host250" | grep -E '^[0-9]+$' | tail -1)
-    seed fuzz_maps "$SHARED/proc-snapshot-host250/$p/maps"
-    seed fuzz_numa_maps "$SHARED/proc-snapshot-host250/$p/numa_maps"
+if [[ -d $SNAP ]]; then
+    p=$(ls "$SNAP" | grep -E '^[0-9]+$' | tail -1)
+    seed fuzz_maps "$SNAP/$p/maps"
+    seed fuzz_numa_maps "$SNAP/$p/numa_maps"
 fi
 seed fuzz_maps "$BAD"/maps-*
 seed fuzz_numa_maps "$BAD"/numa_maps-*
