@@ -1,13 +1,14 @@
 #pragma once
 // One file's i_mmap under a policy, built from the same VMAs: the single tree, the per-node
-// trees (a VMA's tree is its home node, as the proposal's numa_node_id() at mmap), or one tree
-// per K CPUs. The trees are real itree trees, in snapshot order of insertion.
+// trees or the shards, placed by TreePlacement (the simulator's rule too). The trees are real
+// itree trees, in snapshot order of insertion.
 
 #include <memory>
 #include <vector>
 
 #include "HostMappings.h"
 #include "Policy.h"
+#include "TreePlacement.h"
 #include "itree/IntervalTree.h"
 
 namespace immap::mapping {
@@ -30,21 +31,19 @@ public:
     FileMapping& operator=(const FileMapping&) = delete;
 
     const MappedFile& file() const { return *file_; }
-    const Policy& policy() const { return policy_; }
+    const Policy& policy() const { return placement_.policy(); }
     std::size_t treeCount() const { return trees_.size(); }
     const itree::IntervalTree& tree(std::size_t i) const { return *trees_[i]; }
     TreeStats stats(std::size_t i) const;
     // Which tree a VMA goes to under this policy.
-    std::size_t treeIndexOf(const Vma& v) const;
-    std::size_t memoryPerInodeBytes() const { return policy_.memoryPerInodeBytes(treeCount()); }
+    std::size_t treeIndexOf(const Vma& v) const { return placement_.treeOf(v); }
+    std::size_t memoryPerInodeBytes() const { return policy().memoryPerInodeBytes(treeCount()); }
 
     static const Vma& vmaOf(const itree::Node* n) { return *static_cast<const TreeNode*>(n)->vma; }
 
 private:
     const MappedFile* file_;
-    Policy policy_;
-    std::vector<int> shardOfNode_;  // for Sharded without a known CPU: the node's first PU's shard
-    std::size_t pus_ = 1;
+    TreePlacement placement_;
     std::unique_ptr<TreeNode[]> nodes_;
     std::vector<std::unique_ptr<itree::IntervalTree>> trees_;
 };

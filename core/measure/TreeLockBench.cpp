@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "itree/IntervalTree.h"
+#include "mapping/TreePlacement.h"
 #include "sim/AddressSpace.h"
 #include "sim/Simulator.h"
 #include "topology/Topology.h"
@@ -94,7 +95,12 @@ TreeLockResult TreeLockBench::run(const TreeLockBenchConfig& cfg) {
     const topology::Topology& topo = *cfg.topology;
     const sim::Recipe& recipe = cfg.recipe ? *cfg.recipe : sim::Recipe::builtinDefault();
     const unsigned nodes = std::max<unsigned>(1, static_cast<unsigned>(topo.nodeCount()));
-    const unsigned trees = cfg.splitLocks ? nodes : 1;
+    // The trees a file has and which one a VMA joins: the app's and the simulator's rule.
+    const mapping::TreePlacement placement(
+        mapping::Policy{
+            cfg.splitLocks ? mapping::Policy::Kind::SplitLocks : mapping::Policy::Kind::Single, 0},
+        topo);
+    const auto trees = static_cast<unsigned>(placement.treeCount());
     const sim::BatchRule batch{8, cfg.splitLocks};  // split-locks unlinks one VMA per hold
 
     Files files;
@@ -102,8 +108,9 @@ TreeLockResult TreeLockBench::run(const TreeLockBenchConfig& cfg) {
     for (auto& f : files.perFile)
         for (unsigned t = 0; t < trees; ++t)
             f.push_back(std::make_unique<Slot>());
-    auto treesFor = [&](int node) {
-        return std::vector<std::int32_t>(recipe.files.size(), cfg.splitLocks ? node : 0);
+    auto treesFor = [&](int cpu, int node) {
+        return std::vector<std::int32_t>(recipe.files.size(),
+                                         static_cast<std::int32_t>(placement.treeOf(cpu, node)));
     };
     auto nodeOf = [&](unsigned cpu) { return std::max(0, topo.nodeOfPu(cpu)); };
 
@@ -121,7 +128,7 @@ TreeLockResult TreeLockBench::run(const TreeLockBenchConfig& cfg) {
             const int node = static_cast<int>(i % nodes);
             auto as = std::make_unique<sim::AddressSpace>(-1, node);
             as->setIdSource(&setupIds);
-            as->setTreeOfFile(treesFor(node));
+            as->setTreeOfFile(treesFor(-1, node));
             sim::Plan plan;
             as->planSteps(bg, batch, plan);
             executeUnlocked(files, *as, plan);
@@ -147,7 +154,7 @@ TreeLockResult TreeLockBench::run(const TreeLockBenchConfig& cfg) {
         const int node = nodeOf(r.cpus[t]);
         auto as = std::make_unique<sim::AddressSpace>(static_cast<std::int32_t>(t), node);
         as->setIdSource(&ids[t]);
-        as->setTreeOfFile(treesFor(node));
+        as->setTreeOfFile(treesFor(static_cast<int>(r.cpus[t]), node));
         sim::Plan plan;
         as->planSteps(recipe, batch, plan);
         executeUnlocked(files, *as, plan);

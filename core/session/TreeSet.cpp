@@ -7,10 +7,8 @@ namespace immap::session {
 
 TreeSet::TreeSet(const mapping::MappedFile& file, const mapping::HostMappings& host,
                  const topology::Topology& topo, mapping::Policy split)
-    : file_(&file),
-      policy_(split),
-      placement_(std::make_unique<mapping::FileMapping>(file, topo, split)) {
-    for (std::size_t i = 0; i < placement_->treeCount(); ++i)
+    : file_(&file), policy_(split), placement_(split, topo) {
+    for (std::size_t i = 0; i < placement_.treeCount(); ++i)
         split_.push_back(std::make_unique<itree::IntervalTree>());
     for (const mapping::Vma& v : file.vmas) {
         const auto& procs = host.processes();
@@ -71,7 +69,7 @@ const itree::Node* TreeSet::node(int id, TreeId t) const {
 }
 
 int TreeSet::splitIndexFor(const mapping::Vma& v) const {
-    return static_cast<int>(placement_->treeIndexOf(v));
+    return static_cast<int>(placement_.treeOf(v));
 }
 
 int TreeSet::add(const mapping::Vma& v, const std::string& comm) {

@@ -14,6 +14,7 @@
 #include "mapping/FileMapping.h"
 #include "mapping/HostMappings.h"
 #include "mapping/Policy.h"
+#include "mapping/TreePlacement.h"
 
 namespace immap::session {
 
@@ -89,7 +90,7 @@ private:
 
     const mapping::MappedFile* file_;
     mapping::Policy policy_;
-    std::unique_ptr<mapping::FileMapping> placement_;  // only for its placement rule
+    mapping::TreePlacement placement_;
     std::deque<Slot> entries_;
     std::size_t live_ = 0;
     itree::IntervalTree single_;

@@ -13,6 +13,7 @@
 #include "itree/TouchObserver.h"
 #include "limits/InputLimits.h"
 #include "limits/LimitError.h"
+#include "mapping/TreePlacement.h"
 #include "sim/AddressSpace.h"
 #include "sim/EventQueue.h"
 #include "sim/Random.h"
@@ -133,8 +134,8 @@ struct Simulator::Impl {
     SimConfig cfg;
     const Recipe* recipe;
     const topology::Topology& topo;
-    std::vector<unsigned> puOrder;  // OS indexes in logical order
-    std::vector<int> shardOfPu;     // by position in puOrder
+    mapping::TreePlacement placement;  // how many trees a file has, and which a VMA joins
+    std::vector<unsigned> puOrder;     // OS indexes in logical order
     std::vector<std::vector<double>> memCost;
     std::vector<unsigned> copyCpu;
     std::vector<Time> cpuFree;  // by position in puOrder
@@ -171,6 +172,7 @@ struct Simulator::Impl {
         : cfg(c),
           recipe(c.recipe ? c.recipe : &Recipe::builtinDefault()),
           topo(*c.topology),
+          placement(c.policy, *c.topology),
           rng(c.seed),
           observer(c.observer) {}
 

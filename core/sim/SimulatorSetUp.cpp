@@ -5,18 +5,10 @@
 
 namespace immap::sim {
 
+// One rule for the app's trees and the simulator's (mapping::TreePlacement).
 int Simulator::Impl::treeFor(int file, unsigned cpu, int node) const {
     (void)file;
-    switch (cfg.policy.kind) {
-        case Kind::Single:
-            return 0;
-        case Kind::SplitTrees:
-        case Kind::SplitLocks:
-            return node;
-        case Kind::Sharded:
-            return shardOfPu[static_cast<std::size_t>(puPos[cpu])];
-    }
-    return 0;
+    return static_cast<int>(placement.treeOf(static_cast<int>(cpu), node));
 }
 
 std::vector<std::int32_t> Simulator::Impl::treesFor(unsigned cpu, int node) const {
@@ -74,15 +66,7 @@ void Simulator::Impl::setUp() {
             memCost[a][b] = p.memoryNs(dist[a][b]);
     pricer.writeFraction = p.writeFraction;
 
-    unsigned trees = 1;
-    if (cfg.policy.kind == Kind::SplitTrees || cfg.policy.kind == Kind::SplitLocks) trees = nodes;
-    if (cfg.policy.kind == Kind::Sharded) {
-        const unsigned k = std::max(1u, cfg.policy.cpusPerShard);
-        trees = static_cast<unsigned>((puOrder.size() + k - 1) / k);
-        shardOfPu.resize(puOrder.size());
-        for (std::size_t i = 0; i < puOrder.size(); ++i)
-            shardOfPu[i] = static_cast<int>(i / k);
-    }
+    const auto trees = static_cast<unsigned>(placement.treeCount());
     batch.perVma = cfg.policy.kind == Kind::SplitLocks;
 
     // File sizes, for walkers: the furthest page any mapping of the file reaches.
