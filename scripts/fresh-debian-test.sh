@@ -12,8 +12,9 @@
 #   afresh for every run; downloaded .debs are kept there too, so a re-run saves the download
 #   but still installs every package;
 # - copies the working tree (tracked and untracked files, not build output) to
-#   /srv/immap-lab inside it, and ../shared beside it as /srv/shared when there is one, as CI
-#   lays them out;
+#   /srv/immap-lab inside it; a CI machine that keeps extra data in a directory beside the
+#   checkout gets it copied read-only to /srv/shared too. The repository needs nothing from
+#   outside it: every test runs from the checkout alone;
 # - mounts /proc, a read-only /sys, a /dev of its own (a tmpfs with the usual device nodes, so
 #   no test can touch the host's devices) and a tmpfs /tmp, and unmounts them on every exit,
 #   failure and interrupt included;

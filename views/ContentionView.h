@@ -1,8 +1,8 @@
 #pragma once
-// One policy's side of the contention view (DESIGN.md section 6): per-CPU lanes grouped by NUMA
-// node, each a strip of recent history (one column per snapshot, newest on the right) coloured
-// working / waiting / holding, with the lock it waits for or holds as a colour chip at the
-// "now" edge (named in the legend and on hover); each lock's holders and queue, in arrival
+// One policy's side of the contention view (docs/architecture.md, "Live contention"): per-CPU lanes
+// grouped by NUMA node, each a strip of recent history (one column per snapshot, newest on the
+// right) coloured working / waiting / holding, with the lock it waits for or holds as a colour chip
+// at the "now" edge (named in the legend and on hover); each lock's holders and queue, in arrival
 // order, as they form; and a running execs/s counter. It only renders the snapshots it is
 // given and emits what the user points at. Painting is a few scaled image blits and one row
 // per busy lock, so hundreds of lanes repaint well above 30 frames/s.

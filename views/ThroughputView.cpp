@@ -15,8 +15,8 @@ namespace immap::views {
 
 namespace {
 
-// The proposal's claims at 384 copies on its 12-node, 384-CPU machine (notes/proposal-thread.md):
-// vendor claims, shown for comparison only.
+// The proposal's claims at 384 copies on its 12-node, 384-CPU machine (docs/kernel.md, "6. The
+// proposal"): vendor claims, shown for comparison only.
 struct Claim {
     const char* policy;
     double speedup;

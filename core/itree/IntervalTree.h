@@ -3,7 +3,7 @@
 // (equal starts go right), each node carrying the max `last` of its subtree, with the leftmost
 // node cached (vma_interval_tree over rb_root_cached). Every case of insert, erase and their
 // fix-ups follows lib/rbtree.c and include/linux/interval_tree_generic.h as described in
-// notes/kernel-facts.md section 1, so that any op sequence ends in the kernel's exact shape,
+// docs/kernel.md, "1. The interval tree", so that any op sequence ends in the kernel's exact shape,
 // colours and subtree_last values.
 
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// Checks everything the kernel's tree promises (notes/kernel-facts.md 1.8): red-black rules,
+// Checks everything the kernel's tree promises (docs/kernel.md, "1.8 Invariants"): red-black rules,
 // parent links, in-order starts non-decreasing, subtree_last exact, the leftmost cache, and the
 // node count. Also measures the shape (height, black height) that views and stats report.
 

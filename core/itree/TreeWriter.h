@@ -1,8 +1,8 @@
 #pragma once
 // The write side of IntervalTree: insert, insert_after and erase with their red-black fix-ups
 // and augment callbacks, case for case as lib/rbtree.c, include/linux/rbtree_augmented.h and
-// interval_tree_generic.h do them (notes/kernel-facts.md 1.2-1.5, 1.7). Private to itree:
-// only IntervalTree.cpp includes it. Templated on a recorder so that the untraced hot path
+// interval_tree_generic.h do them (docs/kernel.md, sections 1.2 to 1.5 and 1.7). Private to
+// itree: only IntervalTree.cpp includes it. Templated on a recorder so that the untraced hot path
 // compiles every recording call away.
 
 #include "IntervalTree.h"

@@ -1,6 +1,6 @@
 #pragma once
 // What the contention view shows at one moment: immutable once built, so a worker thread can
-// hand it to the GUI thread whole (DESIGN.md section 6, "Contention view").
+// hand it to the GUI thread whole (docs/architecture.md, "Live contention").
 
 #include <cstdint>
 #include <memory>

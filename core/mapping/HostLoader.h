@@ -1,6 +1,7 @@
 #pragma once
-// Turns a source spec (DESIGN.md section 3, the same in GUI and CLI) and an optional topology
-// spec into a loaded host: the snapshot, the topology it is placed on, and its file mappings.
+// Turns a source spec (docs/architecture.md, "Sources", the same in GUI and CLI) and an optional
+// topology spec into a loaded host: the snapshot, the topology it is placed on, and its file
+// mappings.
 //   maps:FILE | snapshot:DIR | snapshot:FILE.tar[.gz] | live |
 //   synthetic:libc?processes=P&nodes=N&seed=S
 // Topology: the one given; else the snapshot's own topology.xml; else, for a synthetic host,

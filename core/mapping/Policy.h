@@ -22,7 +22,7 @@ struct Policy {
     std::string name() const;
 
     // Bytes this policy adds to every inode over today's embedded root and rwsem, as the
-    // patches allocate them (notes/proposal-thread.md, "Sizes"):
+    // patches allocate them (docs/kernel.md, "7. Memory per inode"):
     //   split-trees: trees x 16 B (rb_root_cached, kzalloc_node each)
     //                + (trees + 1) x 8 B (the NULL-terminated pointer array);
     //   split-locks: trees x 64 B (struct i_mmap_tree: 16 B root + 40 B rw_semaphore + 4 B

@@ -1,6 +1,6 @@
 #pragma once
 // An rmap walk over one tree, instrumented: the same iter_first / iter_next pruning the tree's
-// own query uses (notes/kernel-facts.md), but recording every node examined, every subtree
+// own query uses (docs/kernel.md, "1.6 Queries"), but recording every node examined, every subtree
 // skipped because its subtree_last ends before the range, and every VMA found, so that a view
 // can animate it and the split's cost (more trees, more nodes visited) can be counted.
 

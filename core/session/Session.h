@@ -1,7 +1,7 @@
 #pragma once
-// What one window shows, without a window (DESIGN.md section 2): the loaded host, the file being
-// looked at, its trees as one tree and under a split policy, and the recorded updates the
-// animation plays. The GUI wires views to it; tests drive it headless.
+// What one window shows, without a window (docs/architecture.md, "Sessions and the window"): the
+// loaded host, the file being looked at, its trees as one tree and under a split policy, and the
+// recorded updates the animation plays. The GUI wires views to it; tests drive it headless.
 
 #include <atomic>
 #include <cstdint>

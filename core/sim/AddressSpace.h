@@ -1,6 +1,6 @@
 #pragma once
 // One process's file mappings, page-granular, and what each address-space call does to the
-// i_mmap trees, as the kernel does it (notes/kernel-facts.md 2.2-2.3, 8):
+// i_mmap trees, as the kernel does it (docs/kernel.md, "2. i_mmap_rwsem: who takes it"):
 //   new mapping            one hold: insert;
 //   split (__split_vma)    one hold: insert the new piece, remove the VMA, re-insert it resized;
 //   unmap (munmap, the part of a MAP_FIXED mapping it replaces, exit_mmap)

@@ -17,8 +17,8 @@ const std::vector<CostParams::Info>& CostParams::table() {
         {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 844'000, 0, 1e10,
          "Work per exec outside any i_mmap lock (user space, page faults, the rest of execve), "
          "spread over the recipe's work steps by their weights.",
-         "1 copy of execl-loop ran 1,104 execs/s on the capture host (data/README.md): 906 us "
-         "per exec. The model's locked i_mmap work per exec at 1 copy on that host "
+         "1 copy of execl-loop ran 1,104 execs/s on the capture host (samples/traces/README.md): "
+         "906 us per exec. The model's locked i_mmap work per exec at 1 copy on that host "
          "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is 62 us "
          "(immap simulate --topology xml:samples/topologies/host-2cpu.xml --param "
          "unlocked_ns_per_exec=0 gives 16,078 execs/s); 906 - 62 = 844 us."},
@@ -26,13 +26,13 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "Touching a tree node (or a lock's cache line) homed on the CPU's own NUMA node: one "
          "cache-line transfer within a socket.",
          "Core-to-core CAS round trips of 44-51 ns on four Xeons, 59.8 ns local HITM on a Xeon "
-         "8360Y (notes/kernel-facts.md 7.2)."},
+         "8360Y (docs/kernel.md 5.1)."},
         {"mem_per_distance_ns", "ns per SLIT unit", &CostParams::memPerDistanceNs, 6.4, 0, 1e5,
          "Added to a touch per SLIT distance unit above 10 between the CPU's node and the "
          "line's home node.",
          "Cross-socket transfers of 108-136 ns on 2-socket Xeons (SLIT 21): (120 - 50) / 11 = "
          "6.4; the same slope gives 190 ns at SLIT 32, against 197 ns measured across EPYC "
-         "7R13 sockets (kernel-facts 7.2, 7.4)."},
+         "7R13 sockets (docs/kernel.md 5.1, 5.2)."},
         {"write_fraction", "x a touch", &CostParams::writeFraction, 0.5, 0, 1,
          "A rebalancing write (link, colour, subtree_last) to a node costs this fraction of a "
          "touch at the same distance; repeated writes to one node in one update are free.",
@@ -51,11 +51,11 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "osq_lock, rwsem_spin_on_owner): their reads of the lock's lines slow the holder's "
          "own accesses to them.",
          "perf c2c: 2.2K-8.7K cycles per load of a line contended by up to 480 threads (Pan "
-         "Deng's cpupri split, kernel-facts 7.2), about 7 ns per contender per access; a hold "
+         "Deng's cpupri split, docs/kernel.md 5.1), about 7 ns per contender per access; a hold "
          "touches the lock's line twice (acquire, release). A cross-check, not a fit: on a "
          "2-node 128-CPU shape the model's single-tree throughput falls 1.57x from 32 to 128 "
          "copies; UnixBench execl on a 128-CPU Xeon 8369B fell 1.40x (byte-unixbench issue 88, "
-         "kernel-facts 4.3)."},
+         "docs/kernel.md 3.1)."},
         {"wakeup_ns", "ns", &CostParams::wakeupNs, 3'000, 0, 1e9,
          "A sleeping waiter (a reader: walkers, and sharded modifiers on the top-level lock) "
          "runs this long after it is granted the lock, holding it meanwhile. Spinning writers "
@@ -68,12 +68,12 @@ const std::vector<CostParams::Info>& CostParams::table() {
         {"walker_pages", "pages", &CostParams::walkerPages, 1, 1, 1e9,
          "Pages each whole-file walk covers: 1 for an rmap walk of a small folio, the file's "
          "size for truncate.",
-         "rmap_walk_file of one folio (kernel-facts 3.1)."},
+         "rmap_walk_file of one folio (docs/kernel.md 2.4)."},
         {"background_processes", "processes", &CostParams::backgroundProcesses, 250, 0, 1e6,
          "Other processes on the host mapping the recipe's background files (libc, ld.so) with "
          "their final layouts, homed round-robin over the nodes; they make the trees deep.",
-         "The captured host's snapshot maps libc.so.6 from 250 processes (data/"
-         "proc-snapshot-host250). The proposal's 6,000+ libc VMAs at 384 copies would be about "
+         "The captured host's snapshot maps libc.so.6 from 250 processes (samples/"
+         "snapshots/host250). The proposal's 6,000+ libc VMAs at 384 copies would be about "
          "816 besides the copies."},
         {"warmup_ms", "ms", &CostParams::warmupMs, 20, 0, 1e6,
          "Least simulated time run before measuring, so that copies started together have "

@@ -3,7 +3,7 @@
 // simulated time. The caller drives it with the event queue's time (`now` is passed in; the
 // model never reads a clock) and schedules the releases itself.
 //
-// Semantics (kernel/locking/rwsem.c as summarised in notes/kernel-facts.md 7.1, simplified):
+// Semantics (kernel/locking/rwsem.c as docs/kernel.md, "4. The rwsem", sums it up; simplified):
 // - writers are exclusive, readers share;
 // - a writer arriving at a free lock takes it; otherwise it queues;
 // - a reader takes the lock at once only if no writer holds it and nobody waits (the fast

@@ -1,5 +1,5 @@
 #pragma once
-// The contention simulator (DESIGN.md section 4): N execl copies placed on a topology's CPUs,
+// The contention simulator (docs/simulator.md): N execl copies placed on a topology's CPUs,
 // each looping over the exec recipe; every lock hold runs real insert/remove operations on
 // the file's real itree trees, priced by the NUMA distance of every node the update touches;
 // locks are RwSemModel rwsems with cache-line handoff, spinning-waiter traffic and sleeping

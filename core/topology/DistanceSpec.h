@@ -1,7 +1,7 @@
 #pragma once
-// The `distances=` option of a synthetic topology spec, in SLIT units (kernel-facts 7.4):
-// either the full N x N matrix, row-major, comma-separated ("10,20,20,10"), or the shorthand
-// LOCAL:SAMEPKG:REMOTE ("10:12:32") expanded from each node's package.
+// The `distances=` option of a synthetic topology spec, in SLIT units (docs/kernel.md, "5.2 SLIT
+// distances"): either the full N x N matrix, row-major, comma-separated ("10,20,20,10"), or the
+// shorthand LOCAL:SAMEPKG:REMOTE ("10:12:32") expanded from each node's package.
 
 #include <string_view>
 #include <vector>

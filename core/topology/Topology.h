@@ -70,7 +70,7 @@ struct Pu {
 
 class Topology {
 public:
-    // SPEC (DESIGN.md section 3), all read by hwloc:
+    // SPEC (docs/architecture.md, "Sources"), all read by hwloc:
     //   host                      this machine
     //   xml:FILE                  an lstopo / hwloc XML export
     //   synthetic:DESC[;OPT]...   an hwloc synthetic string ("package:2 numa:6 core:16 pu:2")

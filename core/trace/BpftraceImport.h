@@ -1,5 +1,5 @@
 #pragma once
-// Converts a real recording made with data/record-mappings.bt (samples/traces/) into a native
+// Converts a real recording made with samples/traces/record-mappings.bt into a native
 // trace: lines "t_ns cpu pid comm event key=value..." (events exec, open, mmap, munmap,
 // exit_mmap, lock_wait, lock_acquired), sorted by time because per-CPU buffers interleave them.
 // Each process's file descriptors are followed to paths, and its mmap (MAP_FIXED replacement

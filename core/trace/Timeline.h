@@ -1,10 +1,10 @@
 #pragma once
-// A trace's events as a timeline (DESIGN.md section 6): one lane per CPU holding spans (an exec,
-// a whole-file walk, a wait for lock L, a hold of lock L) with their start and end in simulated
-// time and the events that open and close them, and point events (tree insert and remove, a
-// walker's arrival). Built once from the events; then queried per lane and time range with a
-// level of detail (spans narrower than the resolution are merged), hit-tested, and summed
-// over a range (RangeStats). No widgets: views draw what query() returns.
+// A trace's events as a timeline (docs/architecture.md, "Traces: record and replay"): one lane per
+// CPU holding spans (an exec, a whole-file walk, a wait for lock L, a hold of lock L) with their
+// start and end in simulated time and the events that open and close them, and point events (tree
+// insert and remove, a walker's arrival). Built once from the events; then queried per lane and
+// time range with a level of detail (spans narrower than the resolution are merged), hit-tested,
+// and summed over a range (RangeStats). No widgets: views draw what query() returns.
 
 #include <array>
 #include <cstdint>

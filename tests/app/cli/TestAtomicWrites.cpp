@@ -1,6 +1,6 @@
-// Saves are atomic (DESIGN.md section 7): an `immap` killed with SIGKILL while it writes leaves
-// the previous file untouched, and whatever temporary file it leaves behind does not stop the
-// next run from writing the file.
+// Saves are atomic (docs/architecture.md, "Errors and saves"): an `immap` killed with SIGKILL while
+// it writes leaves the previous file untouched, and whatever temporary file it leaves behind does
+// not stop the next run from writing the file.
 #include <signal.h>
 
 #include <QDir>

@@ -1,5 +1,6 @@
 // Byte-exact agreement with the kernel's own interval tree (tests/data/itree-reference: the
-// output of lib/rbtree.c + interval_tree_generic.h compiled in user space, from shared/data).
+// output of lib/rbtree.c + interval_tree_generic.h compiled in user space; how they were made:
+// tests/data/itree-reference/README.md).
 #include <QTest>
 #include <fstream>
 #include <map>

@@ -511,7 +511,8 @@ private slots:
                 if (e.path.ends_with("/libc.so.6")) libc.push_back(std::move(e));
             }
             libcEntries += libc.size();
-            // glibc's five segments, in address order (DESIGN.md section 1).
+            // glibc's five segments, in address order (docs/kernel.md, "3.2 Five VMAs per
+            // library").
             QCOMPARE(libc.size(), std::size_t{5});
             const char* expected[] = {"r--p", "r-xp", "r--p", "r--p", "rw-p"};
             for (std::size_t i = 0; i < libc.size(); ++i) {

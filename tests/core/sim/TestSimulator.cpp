@@ -1,7 +1,7 @@
-// The simulator held to the laws of issue 4 (and DESIGN.md section 4): the 1-copy throughput
-// equals 1 / the exec time worked out by hand, utilisation <= 1, Little's law on every lock,
-// determinism, one node makes the split policies pointless, the 12-node ordering at 384
-// copies, single's rise-peak-fall, the walkers' cost under split-locks, conservation of VMAs,
+// The simulator held to the laws of issue 4 (and docs/simulator.md, "Laws the tests hold it to"):
+// the 1-copy throughput equals 1 / the exec time worked out by hand, utilisation <= 1, Little's law
+// on every lock, determinism, one node makes the split policies pointless, the 12-node ordering at
+// 384 copies, single's rise-peak-fall, the walkers' cost under split-locks, conservation of VMAs,
 // real trees that pass the invariant checker, and the kernel-like placement of copies.
 #include <QTest>
 #include <algorithm>
