@@ -17,11 +17,11 @@ const std::vector<CostParams::Info>& CostParams::table() {
         {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 844'000, 0, 1e10,
          "Work per exec outside any i_mmap lock (user space, page faults, the rest of execve), "
          "spread over the recipe's work steps by their weights.",
-         "1 copy of execl-loop ran 1,104 execs/s on the capture host (data/README.md): 906 us "
+         "1 copy of execl-loop ran 1,104 execs/s on the capture host (data/README.md): 906 µs "
          "per exec. The model's locked i_mmap work per exec at 1 copy on that host "
-         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is 62 us "
+         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is 62 µs "
          "(immap simulate --topology xml:samples/topologies/host-2cpu.xml --param "
-         "unlocked_ns_per_exec=0 gives 16,078 execs/s); 906 - 62 = 844 us."},
+         "unlocked_ns_per_exec=0 gives 16,078 execs/s); 906 - 62 = 844 µs."},
         {"mem_local_ns", "ns", &CostParams::memLocalNs, 50, 0, 1e6,
          "Touching a tree node (or a lock's cache line) homed on the CPU's own NUMA node: one "
          "cache-line transfer within a socket.",
