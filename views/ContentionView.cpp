@@ -190,7 +190,7 @@ void ContentionView::paintTo(QPainter& p, const QRect& rect) {
     const QRect clock(titleRight + 16, header_.top(), std::max(0, rateLeft - titleRight - 26),
                       header_.height());
     p.drawText(clock, Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(tr("t = %L1 us · %L2 execs%3")
+               fm.elidedText(tr("t = %L1 µs · %L2 execs%3")
                                  .arg(static_cast<double>(now_) / 1000.0, 0, 'f', 1)
                                  .arg(run_.execs)
                                  .arg(run_.finished ? tr(" · finished") : QString()),

@@ -1,16 +1,16 @@
 #include "MeasureCommand.h"
 #include "limits/InputLimits.h"
 
-#include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <optional>
 
+#include "CliCommand.h"
+#include "CliOutput.h"
 #include "InputErrors.h"
 #include "calib/Calibration.h"
 #include "calib/FitFile.h"
@@ -22,36 +22,8 @@ namespace immap::cli {
 
 namespace {
 
-int usageError(const std::string& cmd, const std::string& message) {
-    std::cerr << "immap " << cmd << ": " << message << "\n(see 'immap " << cmd << " --help')\n";
-    return kBadInput;
-}
-
-bool parseNumber(const QString& text, double& out) {
-    bool ok = false;
-    out = text.toDouble(&ok);
-    return ok && std::isfinite(out);
-}
-
-// "1,2,4" -> {1, 2, 4}; false with the reason for anything else.
-bool parseCounts(const QString& text, const char* option, unsigned max, std::vector<unsigned>& out,
-                 std::string& error) {
-    for (const QString& n : text.split(',', Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const uint v = n.trimmed().toUInt(&ok);
-        if (!ok || v == 0 || v > max) {
-            error = std::string("--") + option + ": '" + n.toStdString() +
-                    "' is not a count from 1 to " + std::to_string(max);
-            return false;
-        }
-        out.push_back(v);
-    }
-    if (out.empty()) error = std::string("--") + option + " lists no count";
-    return !out.empty();
-}
-
 // $IMMAP_EXECL_HELPER, else immap-execl next to this executable.
-std::string findHelper(const QCommandLineParser& p) {
+std::string findHelper(const CliCommand& p) {
     if (p.isSet("helper")) return QFileInfo(p.value("helper")).absoluteFilePath().toStdString();
     const QByteArray env = qgetenv("IMMAP_EXECL_HELPER");
     if (!env.isEmpty())
@@ -59,29 +31,16 @@ std::string findHelper(const QCommandLineParser& p) {
     return QDir(QCoreApplication::applicationDirPath()).filePath("immap-execl").toStdString();
 }
 
-bool writeAtomically(const QString& path, const std::string& text, std::string& error) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(text.data(), static_cast<qint64>(text.size())) < 0 || !f.commit()) {
-        error = path.toStdString() + ": " + f.errorString().toStdString();
-        return false;
-    }
-    return true;
+std::string num(double v, int decimals) {
+    return CliOutput::fixed(v, decimals);
 }
 
-std::string num(double v, int decimals) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    return buf;
-}
+}  // namespace
 
 int benchExecl(const QStringList& args) {
-    const std::string cmd = "bench execl";
-    QCommandLineParser p;
-    p.setApplicationDescription(
-        "UnixBench execl on this host: N copies of immap-execl re-exec themselves until a "
-        "deadline; execs/s summed over copies, mean and stddev over the repeats.");
-    p.addHelpOption();
+    CliCommand p("bench execl",
+                 "UnixBench execl on this host: N copies of immap-execl re-exec themselves until a "
+                 "deadline; execs/s summed over copies, mean and stddev over the repeats.");
     p.addOption({"copies", "Comma-separated copy counts.", "LIST", "1,2"});
     p.addOption({"seconds", "Length of each run.", "S", "2"});
     p.addOption({"repeat", "Runs per copy count.", "R", "3"});
@@ -91,26 +50,21 @@ int benchExecl(const QStringList& args) {
                  "PATH"});
     p.addOption({"json", "Print the immap-measured JSON (docs/measurements.md)."});
     p.addOption({"output", "Also write the immap-measured JSON to FILE.", "FILE"});
-    if (!p.parse(args)) return usageError(cmd, p.errorText().toStdString());
-    if (p.isSet("help")) {
-        std::cout << p.helpText().toStdString();
-        return 0;
-    }
-    if (!p.positionalArguments().isEmpty())
-        return usageError(
-            cmd, "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
+    if (auto rc = p.parse(args)) return *rc;
     measure::ExeclBenchConfig cfg;
     std::string error;
-    if (!parseCounts(p.value("copies"), "copies",
-                     static_cast<unsigned>(limits::InputLimits::range("bench_copies").max),
-                     cfg.copies, error))
-        return usageError(cmd, error);
-    if (!parseNumber(p.value("seconds"), cfg.seconds) || cfg.seconds <= 0 || cfg.seconds > 3600)
-        return usageError(cmd, "--seconds must be a number of seconds above 0, at most 3600");
+    if (!CliCommand::parseCounts(
+            p.value("copies"), "copies",
+            static_cast<unsigned>(limits::InputLimits::range("bench_copies").max), cfg.copies,
+            error))
+        return p.usageError(error);
+    if (!CliCommand::parseNumber(p.value("seconds"), cfg.seconds) || cfg.seconds <= 0 ||
+        cfg.seconds > 3600)
+        return p.usageError("--seconds must be a number of seconds above 0, at most 3600");
     bool ok = false;
     cfg.repeat = p.value("repeat").toUInt(&ok);
     if (!ok || cfg.repeat == 0 || cfg.repeat > 1000)
-        return usageError(cmd, "--repeat must be a whole number from 1 to 1000");
+        return p.usageError("--repeat must be a whole number from 1 to 1000");
     cfg.helper = findHelper(p);
     // Asked now, not after minutes of measuring.
     if (p.isSet("output"))
@@ -119,15 +73,15 @@ int benchExecl(const QStringList& args) {
     try {
         curve = measure::ExeclBench::run(cfg);
     } catch (const measure::MeasureError& e) {
-        std::cerr << "immap " << cmd << ": " << e.what() << '\n';
+        std::cerr << "immap " << p.path().toStdString() << ": " << e.what() << '\n';
         return 1;
     }
     const topology::Topology host = topology::Topology::fromSpec("host");
     curve.pus = static_cast<unsigned>(host.pus().size());
     curve.nodes = static_cast<unsigned>(host.nodeCount());
     const std::string json = curve.toJson();
-    if (p.isSet("output") && !writeAtomically(p.value("output"), json, error)) {
-        std::cerr << "immap " << cmd << ": cannot write " << error << '\n';
+    if (p.isSet("output") && !CliOutput::writeAtomically(p.value("output"), json, error)) {
+        std::cerr << "immap " << p.path().toStdString() << ": cannot write " << error << '\n';
         return 1;
     }
     if (p.isSet("json")) {
@@ -154,12 +108,10 @@ int benchExecl(const QStringList& args) {
 }
 
 int benchTreeLocks(const QStringList& args) {
-    const std::string cmd = "bench tree-locks";
-    QCommandLineParser p;
-    p.setApplicationDescription(
+    CliCommand p(
+        "bench tree-locks",
         "The default recipe's i_mmap inserts and removes run by pinned threads on shared trees "
         "under real locks, with unlocked spin work between holds.");
-    p.addHelpOption();
     p.addOption({"threads", "Comma-separated thread counts.", "LIST", "1,2"});
     p.addOption({"policy", "single or split-locks.", "P", "single"});
     p.addOption({"seconds", "Length of each run.", "S", "1"});
@@ -167,32 +119,26 @@ int benchTreeLocks(const QStringList& args) {
     p.addOption(
         {"walkers", "Whole-file walkers per second (read side of every lock).", "PER_S", "0"});
     p.addOption({"json", "Print {\"format\": \"immap-tree-locks\", \"runs\": [...]}."});
-    if (!p.parse(args)) return usageError(cmd, p.errorText().toStdString());
-    if (p.isSet("help")) {
-        std::cout << p.helpText().toStdString();
-        return 0;
-    }
-    if (!p.positionalArguments().isEmpty())
-        return usageError(
-            cmd, "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
+    if (auto rc = p.parse(args)) return *rc;
     std::vector<unsigned> threads;
     std::string error;
-    if (!parseCounts(p.value("threads"), "threads", 1024, threads, error))
-        return usageError(cmd, error);
+    if (!CliCommand::parseCounts(p.value("threads"), "threads", 1024, threads, error))
+        return p.usageError(error);
     const QString policy = p.value("policy");
     if (policy != "single" && policy != "split-locks")
-        return usageError(
-            cmd, "--policy must be single or split-locks, not '" + policy.toStdString() + "'");
+        return p.usageError("--policy must be single or split-locks, not '" + policy.toStdString() +
+                            "'");
     measure::TreeLockBenchConfig cfg;
     cfg.splitLocks = policy == "split-locks";
-    if (!parseNumber(p.value("seconds"), cfg.seconds) || cfg.seconds <= 0 || cfg.seconds > 3600)
-        return usageError(cmd, "--seconds must be a number of seconds above 0, at most 3600");
-    if (!parseNumber(p.value("work-ns"), cfg.workNsPerExec) || cfg.workNsPerExec < 0 ||
+    if (!CliCommand::parseNumber(p.value("seconds"), cfg.seconds) || cfg.seconds <= 0 ||
+        cfg.seconds > 3600)
+        return p.usageError("--seconds must be a number of seconds above 0, at most 3600");
+    if (!CliCommand::parseNumber(p.value("work-ns"), cfg.workNsPerExec) || cfg.workNsPerExec < 0 ||
         cfg.workNsPerExec > 1e9)
-        return usageError(cmd, "--work-ns must be from 0 to 1e9 nanoseconds");
-    if (!parseNumber(p.value("walkers"), cfg.walkersPerSecond) || cfg.walkersPerSecond < 0 ||
-        cfg.walkersPerSecond > 1e6)
-        return usageError(cmd, "--walkers must be a rate from 0 to 1e6 per second");
+        return p.usageError("--work-ns must be from 0 to 1e9 nanoseconds");
+    if (!CliCommand::parseNumber(p.value("walkers"), cfg.walkersPerSecond) ||
+        cfg.walkersPerSecond < 0 || cfg.walkersPerSecond > 1e6)
+        return p.usageError("--walkers must be a rate from 0 to 1e6 per second");
     return reportingBadInput([&]() -> int {
         const topology::Topology host = topology::Topology::fromSpec("host");
         cfg.topology = &host;
@@ -210,7 +156,7 @@ int benchTreeLocks(const QStringList& args) {
                   << " PUs, " << first.nodes << " NUMA node" << (first.nodes == 1 ? "" : "s")
                   << "): " << first.locksPerFile << " lock" << (first.locksPerFile == 1 ? "" : "s")
                   << " per file, " << num(cfg.workNsPerExec / 1000, 1)
-                  << " us unlocked spin per exec\n";
+                  << " µs unlocked spin per exec\n";
         if (!first.note.empty()) std::cout << "  note: " << first.note << "\n";
         std::cout << "threads    execs/s     holds/s  wait mean  hold mean  contended  pinned\n";
         for (const auto& r : runs) {
@@ -230,32 +176,11 @@ int benchTreeLocks(const QStringList& args) {
     });
 }
 
-}  // namespace
-
-int benchCommand(const QStringList& args) {
-    const QString sub = args.size() > 1 ? args[1] : QString();
-    QStringList rest = args.mid(1);  // QCommandLineParser skips the first (program name)
-    if (sub == "execl") return benchExecl(rest);
-    if (sub == "tree-locks") return benchTreeLocks(rest);
-    if (sub == "--help" || sub == "-h") {
-        std::cout << "usage: immap bench execl [--copies LIST] [--seconds S] [--repeat R] "
-                     "[--json] [--output FILE]\n"
-                     "       immap bench tree-locks [--threads LIST] [--policy single|split-locks]"
-                     " [--seconds S] [--work-ns NS] [--walkers PER_S] [--json]\n";
-        return 0;
-    }
-    return usageError("bench", sub.isEmpty() ? "expected execl or tree-locks"
-                                             : "unknown benchmark '" + sub.toStdString() +
-                                                   "' (execl or tree-locks)");
-}
-
 int calibrateCommand(const QStringList& args) {
-    const std::string cmd = "calibrate";
-    QCommandLineParser p;
-    p.setApplicationDescription(
+    CliCommand p(
+        "calibrate",
         "Fit unlocked_ns_per_exec and lock_cost_scale to measured execl points (least squares "
         "on relative error; docs/measurements.md).");
-    p.addHelpOption();
     p.addOption({"measured", "immap-measured JSON (immap bench execl --json).", "FILE"});
     p.addOption({"topology", "Machine the points were measured on.", "SPEC", "host"});
     p.addOption({"duration-ms", "Simulated time per model run.", "MS", "300"});
@@ -263,31 +188,23 @@ int calibrateCommand(const QStringList& args) {
     p.addOption({"param", "Other cost-model parameters, repeatable.", "NAME=VALUE"});
     p.addOption({"output", "Write the immap-fit JSON to FILE.", "FILE"});
     p.addOption({"json", "Print the immap-fit JSON."});
-    if (!p.parse(args)) return usageError(cmd, p.errorText().toStdString());
-    if (p.isSet("help")) {
-        std::cout << p.helpText().toStdString();
-        return 0;
-    }
-    if (!p.positionalArguments().isEmpty())
-        return usageError(
-            cmd, "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
-    if (!p.isSet("measured")) return usageError(cmd, "--measured FILE is required");
+    if (auto rc = p.parse(args)) return *rc;
+    if (!p.isSet("measured")) return p.usageError("--measured FILE is required");
     if (p.isSet("output"))
         if (auto rc = refuseOutput(p.value("output"),
                                    {p.value("measured").toStdString(),
                                     io::InputFile::fileOfSpec(p.value("topology").toStdString())}))
             return *rc;
     calib::CalibrationConfig cfg;
-    if (!parseNumber(p.value("duration-ms"), cfg.durationMs) || cfg.durationMs <= 0 ||
+    if (!CliCommand::parseNumber(p.value("duration-ms"), cfg.durationMs) || cfg.durationMs <= 0 ||
         cfg.durationMs > 1e5)
-        return usageError(cmd,
-                          "--duration-ms must be a positive number of milliseconds (at most 1e5)");
-    bool ok = false;
-    cfg.seed = p.value("seed").toULongLong(&ok, 0);
-    if (!ok) return usageError(cmd, "--seed must be a non-negative integer");
+        return p.usageError(
+            "--duration-ms must be a positive number of milliseconds (at most 1e5)");
+    if (!CliCommand::parseInteger(p.value("seed"), cfg.seed))
+        return p.usageError("--seed must be a non-negative integer");
     for (const QString& a : p.values("param")) {
         std::string error;
-        if (!cfg.base.setFromText(a.toStdString(), error)) return usageError(cmd, error);
+        if (!cfg.base.setFromText(a.toStdString(), error)) return p.usageError(error);
     }
     measure::MeasuredCurve curve;
     try {
@@ -306,15 +223,15 @@ int calibrateCommand(const QStringList& args) {
         try {
             fit = calib::Calibration::fit(cfg);
         } catch (const calib::CalibError& e) {
-            std::cerr << "immap " << cmd << ": " << e.what() << '\n';
+            std::cerr << "immap " << p.path().toStdString() << ": " << e.what() << '\n';
             return kBadInput;
         }
         calib::FitSource src{topo.spec(), p.value("measured").toStdString(), curve.host,
                              cfg.durationMs, cfg.seed};
         const std::string json = calib::FitFile::toJson(fit, src);
         std::string error;
-        if (p.isSet("output") && !writeAtomically(p.value("output"), json, error)) {
-            std::cerr << "immap " << cmd << ": cannot write " << error << '\n';
+        if (p.isSet("output") && !CliOutput::writeAtomically(p.value("output"), json, error)) {
+            std::cerr << "immap " << p.path().toStdString() << ": cannot write " << error << '\n';
             return 1;
         }
         if (p.isSet("json")) {
@@ -331,7 +248,7 @@ int calibrateCommand(const QStringList& args) {
                   << (fit.scaleFitted ? "" : " (not fitted: one copy count)")
                   << (fit.scaleAtBound ? " (at its bound: the points barely constrain it)" : "")
                   << "  (locked time per uncontended exec: "
-                  << num(fit.lockedNsPerExec * fit.lockCostScale / 1000, 1) << " us)\n"
+                  << num(fit.lockedNsPerExec * fit.lockCostScale / 1000, 1) << " µs)\n"
                   << "copies   measured   fitted  error   default  error\n";
         for (const auto& pt : fit.points) {
             char line[160];

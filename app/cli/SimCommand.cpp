@@ -1,13 +1,13 @@
 #include "SimCommand.h"
 
-#include <QCommandLineParser>
-#include <QSaveFile>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
 #include <optional>
 
+#include "CliCommand.h"
+#include "CliOutput.h"
 #include "InputErrors.h"
 #include "calib/FitFile.h"
 #include "limits/InputLimits.h"
@@ -27,13 +27,7 @@ namespace {
 constexpr const char* kDefaultTopology =
     "synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32";
 
-int usageError(const char* cmd, const std::string& message) {
-    std::cerr << "immap " << cmd << ": " << message << "\n(see 'immap " << cmd << " --help')\n";
-    return kBadInput;
-}
-
-void addCommonOptions(QCommandLineParser& p) {
-    p.addHelpOption();
+void addCommonOptions(CliCommand& p) {
     p.addOption({"topology", "Machine: host, xml:FILE, synthetic:DESC[;distances=...].", "SPEC",
                  kDefaultTopology});
     p.addOption({"duration-ms", "Simulated time measured, after the warm-up.", "MS", "100"});
@@ -56,23 +50,16 @@ struct Common {
     double walkers = 0;
 };
 
-bool parseNumber(const QString& text, double& out) {
-    bool ok = false;
-    out = text.toDouble(&ok);
-    return ok && std::isfinite(out);
-}
-
 // Returns an exit status on error, nothing when all went well.
-std::optional<int> readCommon(const char* cmd, const QCommandLineParser& p, Common& c) {
-    if (!parseNumber(p.value("duration-ms"), c.durationMs) || c.durationMs <= 0 ||
+std::optional<int> readCommon(const CliCommand& p, Common& c) {
+    if (!CliCommand::parseNumber(p.value("duration-ms"), c.durationMs) || c.durationMs <= 0 ||
         c.durationMs > 1e7)
-        return usageError(cmd,
-                          "--duration-ms must be a positive number of milliseconds (at most 1e7)");
-    bool ok = false;
-    c.seed = p.value("seed").toULongLong(&ok, 0);
-    if (!ok) return usageError(cmd, "--seed must be a non-negative integer");
-    if (!parseNumber(p.value("walkers"), c.walkers) || c.walkers < 0 || c.walkers > 1e8)
-        return usageError(cmd, "--walkers must be a rate from 0 to 1e8 per second");
+        return p.usageError(
+            "--duration-ms must be a positive number of milliseconds (at most 1e7)");
+    if (!CliCommand::parseInteger(p.value("seed"), c.seed))
+        return p.usageError("--seed must be a non-negative integer");
+    if (!CliCommand::parseNumber(p.value("walkers"), c.walkers) || c.walkers < 0 || c.walkers > 1e8)
+        return p.usageError("--walkers must be a rate from 0 to 1e8 per second");
     if (p.isSet("fit")) {
         // --param values given beside it still win.
         try {
@@ -84,7 +71,7 @@ std::optional<int> readCommon(const char* cmd, const QCommandLineParser& p, Comm
     }
     for (const QString& a : p.values("param")) {
         std::string error;
-        if (!c.params.setFromText(a.toStdString(), error)) return usageError(cmd, error);
+        if (!c.params.setFromText(a.toStdString(), error)) return p.usageError(error);
     }
     if (p.isSet("recipe")) c.recipe = sim::Recipe::fromFile(p.value("recipe").toStdString());
     c.topo = topology::Topology::fromSpec(p.value("topology").toStdString());
@@ -94,29 +81,21 @@ std::optional<int> readCommon(const char* cmd, const QCommandLineParser& p, Comm
 void listParams();
 
 // The files the common options read, which no output may replace.
-std::vector<std::string> commonInputs(const QCommandLineParser& p) {
+std::vector<std::string> commonInputs(const CliCommand& p) {
     std::vector<std::string> in = {io::InputFile::fileOfSpec(p.value("topology").toStdString())};
     for (const char* o : {"recipe", "fit"})
         if (p.isSet(o)) in.push_back(p.value(o).toStdString());
     return in;
 }
 
-// Parses; answers --help and --list-params; refuses stray arguments. An exit status when the
-// command is already over, nothing when it should run.
-std::optional<int> parseCommandLine(const char* cmd, QCommandLineParser& p,
-                                    const QStringList& args) {
-    if (!p.parse(args)) return usageError(cmd, p.errorText().toStdString());
-    if (p.isSet("help")) {
-        std::cout << p.helpText().toStdString();
-        return 0;
-    }
+// Parses; answers --help and --list-params. An exit status when the command is already over,
+// nothing when it should run.
+std::optional<int> parseCommandLine(CliCommand& p, const QStringList& args) {
+    if (auto rc = p.parse(args)) return rc;
     if (p.isSet("list-params")) {
         listParams();
         return 0;
     }
-    if (!p.positionalArguments().isEmpty())
-        return usageError(
-            cmd, "unexpected argument '" + p.positionalArguments().first().toStdString() + "'");
     return std::nullopt;
 }
 
@@ -135,26 +114,11 @@ void listParams() {
 }
 
 std::string fmt(double v, int decimals = 0) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
-    const std::string s = buf;
-    // Thousands separators on the integer part, for the plain-text report.
-    const std::size_t sign = s[0] == '-' ? 1 : 0;
-    std::size_t dot = s.find('.');
-    if (dot == std::string::npos) dot = s.size();
-    std::string out = s.substr(0, sign);
-    for (std::size_t i = sign; i < dot; ++i) {
-        out += s[i];
-        const std::size_t left = dot - i - 1;
-        if (left > 0 && left % 3 == 0) out += ',';
-    }
-    return out + s.substr(dot);
+    return CliOutput::grouped(v, decimals);
 }
 
 std::string time(double ns) {
-    if (ns >= 1e6) return fmt(ns / 1e6, 2) + " ms";
-    if (ns >= 1e3) return fmt(ns / 1e3, 1) + " us";
-    return fmt(ns, 0) + " ns";
+    return CliOutput::duration(ns);
 }
 
 void printText(const sim::SimResult& r, std::size_t maxLocks) {
@@ -186,45 +150,30 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
               << fmt(r.nodesPerTreeOp, 1) << " nodes touched per tree op\n";
 }
 
-bool writeAtomically(const QString& path, const std::string& text, std::string& error) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly)) {
-        error = path.toStdString() + ": " + f.errorString().toStdString();
-        return false;
-    }
-    f.write(text.data(), static_cast<qint64>(text.size()));
-    if (!f.commit()) {
-        error = path.toStdString() + ": " + f.errorString().toStdString();
-        return false;
-    }
-    return true;
-}
-
 }  // namespace
 
 int simulateCommand(const QStringList& args) {
-    QCommandLineParser p;
-    p.setApplicationDescription("Simulate N execl copies contending on i_mmap locks.");
+    CliCommand p("simulate", "Simulate N execl copies contending on the i_mmap locks.");
     addCommonOptions(p);
     p.addOption({"policy", "single, split-trees, split-locks or sharded:K.", "P", "single"});
     p.addOption({"copies", "Number of execl copies.", "N", "1"});
     p.addOption({"json", "Print the result as JSON."});
     p.addOption(
         {"trace", "Record every event to FILE (native trace, docs/trace-format.md).", "FILE"});
-    if (auto rc = parseCommandLine("simulate", p, args)) return *rc;
+    if (auto rc = parseCommandLine(p, args)) return *rc;
     return reportingBadInput([&]() -> int {
         if (p.isSet("trace"))
             if (auto rc = refuseOutput(p.value("trace"), commonInputs(p))) return *rc;
         Common c;
-        if (auto rc = readCommon("simulate", p, c)) return *rc;
+        if (auto rc = readCommon(p, c)) return *rc;
         sim::SimConfig cfg;
         std::string error;
         if (!mapping::Policy::parse(p.value("policy").toStdString(), cfg.policy, error))
-            return usageError("simulate", error);
+            return p.usageError(error);
         bool ok = false;
         const uint copies = p.value("copies").toUInt(&ok);
         if (!ok || copies == 0 || copies > 100000)
-            return usageError("simulate", "--copies must be a whole number from 1 to 100000");
+            return p.usageError("--copies must be a whole number from 1 to 100000");
         cfg.topology = &*c.topo;
         cfg.copies = copies;
         cfg.durationMs = c.durationMs;
@@ -246,8 +195,7 @@ int simulateCommand(const QStringList& args) {
 }
 
 int sweepCommand(const QStringList& args) {
-    QCommandLineParser p;
-    p.setApplicationDescription("Simulate a grid of policies x copy counts (both cores).");
+    CliCommand p("sweep", "Simulate a grid of policies x copy counts (both cores).");
     addCommonOptions(p);
     p.addOption(
         {"policies", "Comma-separated policies.", "LIST", "single,split-trees,split-locks"});
@@ -260,26 +208,26 @@ int sweepCommand(const QStringList& args) {
     p.addOption({"csv", "Write the runs as CSV to FILE (atomically).", "FILE"});
     p.addOption({"png", "Render the throughput plot (as the app shows it) to FILE.", "FILE"});
     p.addOption({"size", "PNG size.", "WxH", "1200x800"});
-    if (auto rc = parseCommandLine("sweep", p, args)) return *rc;
+    if (auto rc = parseCommandLine(p, args)) return *rc;
     return reportingBadInput([&]() -> int {
         std::vector<std::pair<QString, QString>> outs;
         for (const char* o : {"csv", "png"})
             if (p.isSet(o)) outs.emplace_back(QString("--") + o, p.value(o));
         if (auto rc = refuseOutputs(outs, commonInputs(p))) return *rc;
         Common c;
-        if (auto rc = readCommon("sweep", p, c)) return *rc;
+        if (auto rc = readCommon(p, c)) return *rc;
         sim::SweepConfig cfg;
         std::string error;
         if (!sim::Sweep::parsePolicies(p.value("policies").toStdString(), cfg.policies, error))
-            return usageError("sweep", "--policies: " + error);
+            return p.usageError("--policies: " + error);
         if (!p.isSet("copies"))
             cfg.copies = sim::Sweep::defaultCopies(static_cast<unsigned>(c.topo->pus().size()));
         else if (!sim::Sweep::parseCopies(p.value("copies").toStdString(), cfg.copies, error))
-            return usageError("sweep", "--copies: " + error);
+            return p.usageError("--copies: " + error);
         bool ok = false;
         cfg.threads = p.value("threads").toUInt(&ok);
         if (!ok || cfg.threads == 0 || cfg.threads > 256)
-            return usageError("sweep", "--threads must be from 1 to 256");
+            return p.usageError("--threads must be from 1 to 256");
         cfg.topology = &*c.topo;
         cfg.durationMs = c.durationMs;
         cfg.seed = c.seed;
@@ -299,7 +247,7 @@ int sweepCommand(const QStringList& args) {
         const std::vector<sim::SimResult> runs = sim::Sweep::run(cfg);
         if (p.isSet("csv")) {
             std::string error;
-            if (!writeAtomically(p.value("csv"), sim::Sweep::toCsv(runs), error)) {
+            if (!CliOutput::writeAtomically(p.value("csv"), sim::Sweep::toCsv(runs), error)) {
                 std::cerr << "immap sweep: cannot write " << error << '\n';
                 return 1;
             }
@@ -309,7 +257,7 @@ int sweepCommand(const QStringList& args) {
             const int w = wh.size() == 2 ? wh[0].toInt() : 0,
                       h = wh.size() == 2 ? wh[1].toInt() : 0;
             if (w < 100 || h < 100 || w > 10000 || h > 10000)
-                return usageError("sweep", "--size must be WxH, each from 100 to 10000");
+                return p.usageError("--size must be WxH, each from 100 to 10000");
             views::ThroughputView view;
             view.resize(w, h);
             view.setRuns(runs, QString::fromStdString(c.topo->spec()),

@@ -1,8 +1,8 @@
 #include "SnapshotCommand.h"
 
+#include "CliCommand.h"
 #include "InputErrors.h"
 
-#include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -40,18 +40,17 @@ QJsonObject json(const FileSummary& s) {
             {"split_heights", heights}};
 }
 
-int stats(const QStringList& args) {
-    QCommandLineParser p;
+}  // namespace
+
+int snapshotStats(const QStringList& args) {
+    CliCommand p("snapshot stats",
+                 "Which VMAs sit in which file's i_mmap, per NUMA node, with the trees' heights "
+                 "and the evidence for each VMA's node.");
     p.addOption(
         {"topology", "Topology spec: host, xml:FILE, synthetic:DESC[;distances=...].", "SPEC"});
     p.addOption({"json", "Print JSON."});
-    p.addPositionalArgument("source", "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?...");
-    if (!p.parse(args) || p.positionalArguments().size() != 1) {
-        std::cerr << "immap snapshot stats: "
-                  << (p.errorText().isEmpty() ? "takes one SOURCE" : p.errorText().toStdString())
-                  << "\n(see 'immap --help')\n";
-        return kBadInput;
-    }
+    p.addPositional("SOURCE", "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?...");
+    if (auto rc = p.parse(args)) return *rc;
     LoadedHost host;
     std::vector<FileSummary> files;
     const int status = reportingBadInput([&] {
@@ -110,18 +109,6 @@ int stats(const QStringList& args) {
     for (const auto& s : host.mappings.skipped())
         std::printf("skipped pid %lld: %s\n", static_cast<long long>(s.pid), s.reason.c_str());
     return 0;
-}
-
-}  // namespace
-
-int snapshotCommand(const QStringList& args) {
-    if (args.size() < 2 || args[1] != "stats") {
-        std::cerr << "immap snapshot: expected 'snapshot stats SOURCE'\n(see 'immap --help')\n";
-        return kBadInput;
-    }
-    QStringList rest = args.mid(1);
-    rest.first() = "immap snapshot stats";
-    return stats(rest);
 }
 
 }  // namespace immap::cli

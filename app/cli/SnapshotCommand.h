@@ -1,10 +1,9 @@
 #pragma once
 // `immap snapshot stats SOURCE [--topology SPEC] [--json]`. Exit status: 0 ok, 2 bad input.
-
 #include <QStringList>
 
 namespace immap::cli {
 
-int snapshotCommand(const QStringList& args);  // args[0] is "snapshot"
+int snapshotStats(const QStringList& args);  // args[0] is "stats"
 
 }  // namespace immap::cli

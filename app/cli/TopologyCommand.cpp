@@ -1,8 +1,8 @@
 #include "TopologyCommand.h"
 
+#include "CliCommand.h"
 #include "InputErrors.h"
 
-#include <QCommandLineParser>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -20,11 +20,6 @@ namespace immap::cli {
 using namespace immap::topology;
 
 namespace {
-
-int usageError(const QString& message) {
-    std::cerr << "immap topology: " << message.toStdString() << "\n(see 'immap --help')\n";
-    return kBadInput;
-}
 
 // "0-31,64-95" for a sorted list, as the kernel prints cpulists.
 std::string ranges(const std::vector<unsigned>& v) {
@@ -154,18 +149,18 @@ std::string json(const Topology& t) {
     return QJsonDocument(out).toJson(QJsonDocument::Indented).toStdString();
 }
 
-int show(const QStringList& args) {
-    QCommandLineParser p;
-    p.setApplicationDescription("Show a machine topology read through hwloc.");
+}  // namespace
+
+int topologyShow(const QStringList& args) {
+    CliCommand p("topology show", "Show a machine topology read through hwloc.");
     p.addOption({"json", "Print JSON."});
     p.addOption({"dot", "Print the NUMA distance graph as GraphViz DOT."});
     p.addOption({"xml", "Print hwloc's XML export (loads back with xml:FILE)."});
-    p.addPositionalArgument(
-        "spec", "host, xml:FILE or synthetic:DESC[;distances=D,D,...|L:S:R][;note=TEXT]");
-    if (!p.parse(args)) return usageError(p.errorText());
-    if (p.positionalArguments().size() != 1) return usageError("topology show takes one SPEC");
+    p.addPositional("SPEC",
+                    "host, xml:FILE or synthetic:DESC[;distances=D,D,...|L:S:R][;note=TEXT]");
+    if (auto rc = p.parse(args)) return *rc;
     if (int(p.isSet("json")) + int(p.isSet("dot")) + int(p.isSet("xml")) > 1)
-        return usageError("--json, --dot and --xml exclude each other");
+        return p.usageError("--json, --dot and --xml exclude each other");
     try {
         const Topology t = Topology::fromSpec(p.positionalArguments().first().toStdString());
         if (p.isSet("json"))
@@ -181,17 +176,6 @@ int show(const QStringList& args) {
         return kBadInput;
     }
     return 0;
-}
-
-}  // namespace
-
-int topologyCommand(const QStringList& args) {
-    if (args.size() < 2) return usageError("expected 'topology show SPEC'");
-    const QString sub = args[1];
-    QStringList rest = args.mid(1);
-    rest.first() = "immap topology " + sub;  // the parser's program name
-    if (sub == "show") return show(rest);
-    return usageError("unknown topology command '" + sub + "'");
 }
 
 }  // namespace immap::cli

@@ -1,8 +1,8 @@
 #include "TreeCommand.h"
 
+#include "CliCommand.h"
 #include "InputErrors.h"
 
-#include <QCommandLineParser>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
@@ -27,11 +27,6 @@ namespace immap::cli {
 using namespace immap::itree;
 
 namespace {
-
-int usageError(const QString& message) {
-    std::cerr << "immap tree: " << message.toStdString() << "\n(see 'immap --help')\n";
-    return kBadInput;
-}
 
 // Op scripts are read whole; a million-op script is about 20 MiB.
 constexpr std::uint64_t kMaxScriptBytes = std::uint64_t{256} << 20;
@@ -105,14 +100,14 @@ int benchScript(const std::string& name, const std::string& text) {
     return 0;
 }
 
-int run(const QStringList& args) {
-    QCommandLineParser p;
-    p.setApplicationDescription("Run an op script on the kernel-faithful interval tree.");
+}  // namespace
+
+int treeRun(const QStringList& args) {
+    CliCommand p("tree run", "Run an op script on the kernel-faithful interval tree.");
     p.addOption(
         {"bench", "Time the script's inserts and removes against std::multimap; print JSON."});
-    p.addPositionalArgument("script", "Op script file, or - for standard input.");
-    if (!p.parse(args)) return usageError(p.errorText());
-    if (p.positionalArguments().size() != 1) return usageError("tree run takes one SCRIPT");
+    p.addPositional("SCRIPT", "Op script file, or - for standard input.");
+    if (auto rc = p.parse(args)) return *rc;
     const std::string name = p.positionalArguments().first().toStdString();
     std::string text;
     if (!readScript(name, text)) return kBadInput;
@@ -125,7 +120,9 @@ int run(const QStringList& args) {
     return ok ? 0 : kBadInput;
 }
 
-bool count(const QCommandLineParser& p, const QString& opt, std::uint64_t& v) {
+namespace {
+
+bool count(const CliCommand& p, const QString& opt, std::uint64_t& v) {
     if (!p.isSet(opt)) return true;
     std::string error;
     return OpScript::parseNumber(p.value(opt).toStdString(), v, error);
@@ -133,20 +130,24 @@ bool count(const QCommandLineParser& p, const QString& opt, std::uint64_t& v) {
 
 int printLibc(std::uint64_t processes, std::uint64_t cycles, std::uint64_t seed);
 
-int libc(const QStringList& args) {
-    QCommandLineParser p;
-    p.addOption({"processes", "Processes mapping libc first (default 1200).", "P"});
-    p.addOption({"cycles", "Exit+exec cycles after that (default 0).", "C"});
-    p.addOption({"seed", "Seed for which process exits (default 1).", "S"});
-    if (!p.parse(args)) return usageError(p.errorText());
+}  // namespace
+
+int treeLibc(const QStringList& args) {
+    CliCommand p("tree libc",
+                 "Print a libc-shaped op script: processes map libc, then exit and "
+                 "exec in turn (pipe it to 'immap tree run').");
+    p.addOption({"processes", "Processes mapping libc first.", "P", "1200"});
+    p.addOption({"cycles", "Exit+exec cycles after that.", "C", "0"});
+    p.addOption({"seed", "Seed for which process exits.", "S", "1"});
+    if (auto rc = p.parse(args)) return *rc;
     std::uint64_t processes = 1200, cycles = 0, seed = 1;
     if (!count(p, "processes", processes) || !count(p, "cycles", cycles) || !count(p, "seed", seed))
-        return usageError("--processes, --cycles and --seed take a number");
+        return p.usageError("--processes, --cycles and --seed take a number");
     std::string error;
     if (!limits::InputLimits::check("processes", static_cast<double>(processes), error,
                                     "--processes") ||
         !limits::InputLimits::check("cycles", static_cast<double>(cycles), error, "--cycles"))
-        return usageError(QString::fromStdString(error));
+        return p.usageError(error);
     // The ops are generated whole, then printed from one string: 5 ops per process and 10 per
     // cycle at 32 bytes each, plus their text. Measured peak: 242 bytes per process and 521 per
     // cycle; the estimate allows 400 and 640.
@@ -160,6 +161,8 @@ int libc(const QStringList& args) {
         return printLibc(processes, cycles, seed);
     });
 }
+
+namespace {
 
 int printLibc(std::uint64_t processes, std::uint64_t cycles, std::uint64_t seed) {
     std::string out = "# immap tree libc --processes " + std::to_string(processes) + " --cycles " +
@@ -175,21 +178,22 @@ int printLibc(std::uint64_t processes, std::uint64_t cycles, std::uint64_t seed)
     return 0;
 }
 
-int dot(const QStringList& args) {
-    QCommandLineParser p;
+}  // namespace
+
+int treeDot(const QStringList& args) {
+    CliCommand p("tree dot", "GraphViz DOT of a mapped file's i_mmap tree, or its per-node trees.");
     p.addOption({"file", "The mapped file: full path or last component (libc.so.6).", "NAME"});
     p.addOption({"policy", "single (default), split-trees, split-locks or sharded:K.", "POLICY"});
     p.addOption(
         {"topology", "Topology spec: host, xml:FILE, synthetic:DESC[;distances=...].", "SPEC"});
-    p.addPositionalArgument("source", "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?...");
-    if (!p.parse(args)) return usageError(p.errorText());
-    if (p.positionalArguments().size() != 1) return usageError("tree dot takes one SOURCE");
-    if (!p.isSet("file")) return usageError("tree dot needs --file NAME");
+    p.addPositional("SOURCE", "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?...");
+    if (auto rc = p.parse(args)) return *rc;
+    if (!p.isSet("file")) return p.usageError("needs --file NAME");
     mapping::Policy policy;
     std::string error;
     if (p.isSet("policy") &&
         !mapping::Policy::parse(p.value("policy").toStdString(), policy, error))
-        return usageError(QString::fromStdString(error));
+        return p.usageError(error);
     return reportingBadInput([&] {
         const mapping::LoadedHost host = mapping::HostLoader::load(
             p.positionalArguments().first().toStdString(), p.value("topology").toStdString());
@@ -204,19 +208,6 @@ int dot(const QStringList& args) {
         std::cout << mapping::TreeDot::write(m);
         return 0;
     });
-}
-
-}  // namespace
-
-int treeCommand(const QStringList& args) {
-    if (args.size() < 2) return usageError("expected 'tree run', 'tree libc' or 'tree dot'");
-    const QString sub = args[1];
-    QStringList rest = args.mid(1);
-    rest.first() = "immap tree " + sub;  // the parser's program name
-    if (sub == "run") return run(rest);
-    if (sub == "libc") return libc(rest);
-    if (sub == "dot") return dot(rest);
-    return usageError("unknown tree command '" + sub + "'");
 }
 
 int defaultSummary() {

@@ -1,11 +1,12 @@
 #pragma once
-// `immap tree ...` and the default summary. Exit status: 0 ok, 2 bad input or usage.
-
+// `immap tree run|libc|dot` and the default summary. Exit status: 0 ok, 2 bad input or usage.
 #include <QStringList>
 
 namespace immap::cli {
 
-int treeCommand(const QStringList& args);  // args[0] is "tree"
+int treeRun(const QStringList& args);  // args[0] is "run"; so for every command (CommandTable)
+int treeLibc(const QStringList& args);
+int treeDot(const QStringList& args);
 int defaultSummary();
 
 }  // namespace immap::cli

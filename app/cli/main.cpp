@@ -4,46 +4,12 @@
 #include <iostream>
 #include <memory>
 
-#include "MeasureCommand.h"
-#include "SimCommand.h"
-#include "SnapshotCommand.h"
-#include "TopologyCommand.h"
-#include "TraceCommand.h"
+#include "CommandTable.h"
 #include "TreeCommand.h"
 #include "limits/UserReason.h"
 #include "topology/TopologyXml.h"
 
 namespace {
-
-const char* kUsage =
-    "usage: immap                         summary of the built-in default scenario\n"
-    "       immap tree run [--bench] SCRIPT|-   run an op script (see README)\n"
-    "       immap tree libc [--processes P] [--cycles C] [--seed S]\n"
-    "                                     print a libc-shaped exec/exit op script\n"
-    "       immap tree dot SOURCE --file NAME [--policy P] [--topology SPEC]\n"
-    "                                     GraphViz DOT of a file's i_mmap tree(s)\n"
-    "       immap snapshot stats SOURCE [--topology SPEC] [--json]\n"
-    "                                     which VMAs sit in which file's i_mmap, per node\n"
-    "       immap topology show SPEC [--json|--dot|--xml]\n"
-    "                                     a machine topology: host, xml:FILE, synthetic:DESC\n"
-    "       immap simulate [--topology SPEC] [--policy P] [--copies N] [--duration-ms D]\n"
-    "                      [--seed S] [--recipe FILE] [--walkers PER_S] [--param NAME=VALUE]... "
-    "[--json]\n"
-    "                                     N execl copies contending on the i_mmap locks\n"
-    "       immap sweep [--topology SPEC] [--policies LIST] [--copies LIST] [--json | --csv FILE]\n"
-    "                   [--png FILE [--size WxH]]\n"
-    "                                     throughput of every policy x copy count\n"
-    "       immap simulate --list-params      the cost model's parameters and their sources\n"
-    "       immap simulate ... --trace FILE   record the run as a native trace\n"
-    "       immap trace import|stats|replay|export ...   traces (immap trace --help)\n"
-    "       immap bench execl [--copies LIST] [--seconds S] [--repeat R] [--json]\n"
-    "                                     real execl copies on this host (docs/measurements.md)\n"
-    "       immap bench tree-locks [--threads LIST] [--policy single|split-locks] [--json]\n"
-    "                                     the recipe's tree ops by pinned threads, real locks\n"
-    "       immap calibrate --measured FILE [--topology SPEC] [--output FIT] [--json]\n"
-    "                                     fit the model to measured execl points\n"
-    "       immap simulate|sweep ... --fit FIT   run the model with a fit's parameters\n"
-    "       immap --help | --version\n";
 
 int run(int argc, char** argv) {
     // `sweep --png` renders the throughput view: widgets need a QApplication, and headless
@@ -64,8 +30,8 @@ int run(int argc, char** argv) {
     const QStringList args = app.arguments().mid(1);
     if (args.isEmpty()) return immap::cli::defaultSummary();
     const QString& cmd = args.first();
-    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
-        std::cout << kUsage;
+    if (cmd == "--help" || cmd == "-h") {
+        std::cout << immap::cli::CommandTable::usage();
         return 0;
     }
     if (cmd == "--version") {
@@ -74,16 +40,7 @@ int run(int argc, char** argv) {
                   << " (libxml2 unless libhwloc-plugins is missing or HWLOC_LIBXML_IMPORT=0)\n";
         return 0;
     }
-    if (cmd == "tree") return immap::cli::treeCommand(args);
-    if (cmd == "snapshot") return immap::cli::snapshotCommand(args);
-    if (cmd == "topology") return immap::cli::topologyCommand(args);
-    if (cmd == "simulate") return immap::cli::simulateCommand(args);
-    if (cmd == "sweep") return immap::cli::sweepCommand(args);
-    if (cmd == "trace") return immap::cli::traceCommand(args);
-    if (cmd == "bench") return immap::cli::benchCommand(args);
-    if (cmd == "calibrate") return immap::cli::calibrateCommand(args);
-    std::cerr << "immap: unknown command '" << cmd.toStdString() << "'\n" << kUsage;
-    return 2;
+    return immap::cli::CommandTable::dispatch(args);
 }
 
 }  // namespace

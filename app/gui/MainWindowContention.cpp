@@ -167,7 +167,7 @@ void MainWindow::showContention(const live::LiveSnapshot& s) {
     }
     contentionControls_->setPaused(s.paused);
     contentionControls_->setStatus(
-        tr("t = %L1 us simulated · %L2x slower%3%4")
+        tr("t = %L1 µs simulated · %L2x slower%3%4")
             .arg(static_cast<double>(s.now) / 1000.0, 0, 'f', 1)
             .arg(s.slowdown, 0, 'f', 0)
             .arg(s.effectiveSlowdown > s.slowdown * 1.2

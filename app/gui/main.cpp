@@ -4,6 +4,7 @@
 // immap-lab --scenario FILE [--workshop] [--bookmark N] [--screenshot FILE]
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QImage>
 #include <QLabel>
 #include <QMessageBox>
@@ -11,6 +12,7 @@
 #include <QTimer>
 #include <cstring>
 #include <iostream>
+#include <vector>
 
 #include "GuardedApplication.h"
 #include "InsertVmaDialog.h"
@@ -30,6 +32,38 @@ bool wantsScreenshot(int argc, char** argv) {
     return false;
 }
 
+// --help and --version need no window; a QApplication without a display aborts, so these are
+// answered first, by a core application.
+bool wantsHelpOrVersion(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i)
+        for (const char* o : {"-h", "-?", "--help", "--help-all", "-v", "--version"})
+            if (!std::strcmp(argv[i], o)) return true;
+    return false;
+}
+
+void setNames() {
+    QCoreApplication::setOrganizationName(QStringLiteral("immap-lab"));
+    QCoreApplication::setApplicationName(QStringLiteral("immap-lab"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(IMMAP_VERSION));
+}
+
+void addOptions(QCommandLineParser& p);
+
+// Prints the usage or version and exits 0 (a bad option: Qt's message, exit 1). Returns only
+// when the flag was an option's value, to start the window as usual.
+void answerHelpOrVersion(int argc, char** argv) {
+    // The usage line names the program as the user knows it, not the path it was run by.
+    std::vector<char*> args(argv, argv + argc);
+    char name[] = "immap-lab";
+    args[0] = name;
+    int n = argc;
+    QCoreApplication core(n, args.data());
+    setNames();
+    QCommandLineParser p;
+    addOptions(p);
+    p.process(core);
+}
+
 // --view contention: 30 ms of simulated time from the copies' simultaneous start: long enough at
 // 384 copies for the queues to form and every policy to complete execs.
 constexpr std::int64_t kContentionShotNs = 30'000'000;
@@ -44,6 +78,7 @@ int runApp(QApplication& app);
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (wantsHelpOrVersion(argc, argv)) answerHelpOrVersion(argc, argv);
     // A screenshot needs no display: render offscreen unless the user chose a platform.
     const bool headless = wantsScreenshot(argc, argv);
     if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
@@ -66,12 +101,7 @@ int main(int argc, char** argv) {
 
 namespace {
 
-int runApp(QApplication& app) {
-    QApplication::setOrganizationName(QStringLiteral("immap-lab"));
-    QApplication::setApplicationName(QStringLiteral("immap-lab"));
-    QApplication::setApplicationVersion(QStringLiteral(IMMAP_VERSION));
-
-    QCommandLineParser p;
+void addOptions(QCommandLineParser& p) {
     p.setApplicationDescription(QStringLiteral(
         "The Linux kernel's i_mmap interval tree, as one tree and split per NUMA node.\n"
         "With no SOURCE: 1,200 processes mapping libc on the assumed 12-node, 384-CPU shape."));
@@ -119,7 +149,16 @@ int runApp(QApplication& app) {
                             "maps:FILE, snapshot:DIR|ARCHIVE, live, synthetic:libc?..., or a "
                             "path (directory, .tar.gz, maps file, topology .xml).",
                             "[SOURCE]");
+}
+
+int runApp(QApplication& app) {
+    setNames();
+    QCommandLineParser p;
+    addOptions(p);
     p.process(app);
+    const QString recordOpt = QStringLiteral("record-trace"),
+                  recordCopies = QStringLiteral("record-copies"),
+                  recordMs = QStringLiteral("record-ms"), saveOpt = QStringLiteral("save-scenario");
     if (p.positionalArguments().size() > 1) return fail("at most one SOURCE");
 
     const bool batch = p.isSet(recordOpt) || p.isSet(saveOpt);

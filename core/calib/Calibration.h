@@ -68,7 +68,7 @@ struct CalibrationResult {
     double lockedNsPerExec = 0;    // L: locked time per exec at one copy with the base costs
     bool scaleFitted = false;      // false with a single copy count
     bool scaleAtBound = false;     // k ended at 1e-3 or 1e3: the points say little about it
-    bool unlockedAtBound = false;  // U ended at 1 us: the model cannot fit the points' shape
+    bool unlockedAtBound = false;  // U ended at 1 µs: the model cannot fit the points' shape
     unsigned evaluations = 0;      // model evaluations (each simulates every copy count)
     std::string method;
 };

@@ -122,7 +122,7 @@ private slots:
             << QStringList{"topology", "show", "xml:/nonexistent.xml"}
             << QByteArray("immap topology: /nonexistent.xml: no such file");
         QTest::newRow("no spec") << QStringList{"topology", "show"}
-                                 << QByteArray("topology show takes one SPEC");
+                                 << QByteArray("immap topology show: takes one SPEC");
         QTest::newRow("two formats") << QStringList{"topology", "show", "host", "--json", "--dot"}
                                      << QByteArray("exclude each other");
         QTest::newRow("unknown sub")
