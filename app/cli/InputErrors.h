@@ -1,5 +1,5 @@
 #pragma once
-// Bad input anywhere below a command (a located ParseError or TopologyError, or a request
+// Bad input anywhere below a command (an io::InputError, whichever reader threw it, or a request
 // refused by its limits) is printed as it is, "FILE:LINE: reason", and becomes exit status 2.
 // So does an output that must not be written (refuseOutput).
 
@@ -10,14 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "io/InputError.h"
 #include "io/InputFile.h"
 #include "io/OutputTarget.h"
 
 #include "limits/LimitError.h"
-#include "procfs/ParseError.h"
-#include "sim/Recipe.h"
-#include "topology/TopologyError.h"
-#include "trace/TraceError.h"
 
 namespace immap::cli {
 
@@ -27,13 +24,7 @@ template <class Fn>
 int reportingBadInput(Fn&& fn) {
     try {
         return fn();
-    } catch (const procfs::ParseError& e) {
-        std::cerr << e.what() << '\n';
-    } catch (const topology::TopologyError& e) {
-        std::cerr << e.what() << '\n';
-    } catch (const sim::RecipeError& e) {
-        std::cerr << e.what() << '\n';
-    } catch (const trace::TraceError& e) {
+    } catch (const io::InputError& e) {  // every reader's located error
         std::cerr << e.what() << '\n';
     } catch (const limits::LimitError& e) {
         std::cerr << e.what() << '\n';

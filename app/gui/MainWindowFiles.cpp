@@ -16,6 +16,8 @@
 
 #include "BusyTask.h"
 #include "MainWindow.h"
+
+#include "ErrorText.h"
 #include "SourceArg.h"
 #include "io/InputFile.h"
 #include "limits/Cancelled.h"
@@ -51,16 +53,8 @@ bool MainWindow::guarded(const QString& what, const std::function<void()>& load)
     QString error;
     try {
         load();
-    } catch (const procfs::ParseError& e) {
-        error = tr("File: %1\nLine: %2\nReason: %3")
-                    .arg(QString::fromStdString(e.file()))
-                    .arg(e.line() ? QString::number(e.line()) : tr("(whole file)"))
-                    .arg(QString::fromStdString(e.reason()));
-    } catch (const topology::TopologyError& e) {
-        error = tr("File: %1\nLine: %2\nReason: %3")
-                    .arg(QString::fromStdString(e.where()))
-                    .arg(e.line() ? QString::number(e.line()) : tr("(whole file)"))
-                    .arg(QString::fromStdString(e.reason()));
+    } catch (const io::InputError& e) {  // every reader's located error
+        error = ErrorText::of(e);
     } catch (...) {
         // Out of memory, a limit, an internal check: a plain sentence, no C++ names.
         error = tr("Reason: %1")

@@ -13,6 +13,8 @@
 
 #include "BusyTask.h"
 #include "MainWindow.h"
+
+#include "ErrorText.h"
 #include "io/OutputTarget.h"
 #include "limits/UserReason.h"
 #include "sim/Simulator.h"
@@ -135,12 +137,12 @@ bool MainWindow::openTrace(const QString& path) {
                         path.toStdString(), traceCpuNodes(cursor->header().topology), &cancel);
                 } catch (const trace::TraceError& e) {
                     // The replay still works without its timeline.
-                    timelineError = QString::fromStdString(e.what());
+                    timelineError = ErrorText::of(e);
                 }
             },
             !headless_);
     } catch (const trace::TraceError& e) {
-        showError(tr("Cannot open the trace"), QString::fromStdString(e.what()));
+        showError(tr("Cannot open the trace"), ErrorText::of(e));
         return false;
     } catch (...) {
         showError(tr("Cannot open the trace"),
@@ -189,7 +191,7 @@ void MainWindow::replaySeek(qint64 position) {
         cursor_->seek(static_cast<std::uint64_t>(std::max<qint64>(0, position)));
     } catch (const trace::TraceError& e) {
         replayTimer_->stop();
-        showError(tr("Cannot replay the trace"), QString::fromStdString(e.what()));
+        showError(tr("Cannot replay the trace"), ErrorText::of(e));
         return;
     }
     refreshReplay();
@@ -242,7 +244,7 @@ void MainWindow::saveBookmarks() {
         if (!bookmarks_.empty() || QFileInfo::exists(QString::fromStdString(path)))
             trace::Bookmarks::save(path, bookmarks_);
     } catch (const trace::TraceError& e) {
-        showError(tr("Cannot save the bookmarks"), QString::fromStdString(e.what()));
+        showError(tr("Cannot save the bookmarks"), ErrorText::of(e));
     }
     refreshReplay();
 }
@@ -283,6 +285,9 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
             statusBar()->showMessage(tr("Recording cancelled; %1 is unchanged.").arg(path), 6000);
             return false;
         }
+    } catch (const io::InputError& e) {
+        showError(tr("Cannot record"), ErrorText::of(e));
+        return false;
     } catch (const std::exception& e) {
         showError(tr("Cannot record"), QString::fromUtf8(e.what()));
         return false;

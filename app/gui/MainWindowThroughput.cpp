@@ -7,6 +7,9 @@
 #include <QVBoxLayout>
 
 #include "MainWindow.h"
+
+#include "ErrorText.h"
+#include "io/InputError.h"
 #include "measure/MeasuredCurve.h"
 
 namespace immap::gui {
@@ -103,6 +106,9 @@ bool MainWindow::openMeasurements(const QString& path) {
                                              .arg(QString::fromStdString(curve.host))
                                              .arg(curve.repeat)
                                              .arg(curve.loadAverage, 0, 'f', 1));
+    } catch (const io::InputError& e) {
+        showError(tr("Cannot open the measurements"), ErrorText::of(e));
+        return false;
     } catch (const std::exception& e) {
         showError(tr("Cannot open the measurements"), QString::fromUtf8(e.what()));
         return false;

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "io/InputError.h"
 #include "sim/CostParams.h"
 #include "sim/Recipe.h"
 
@@ -28,9 +29,10 @@ class Topology;
 
 namespace immap::calib {
 
-class CalibError : public std::runtime_error {
+// A bad fit file, or a calibration that cannot run, as every reader's errors are.
+class CalibError : public io::InputError {
 public:
-    using std::runtime_error::runtime_error;
+    using io::InputError::InputError;
 };
 
 struct CalibPoint {

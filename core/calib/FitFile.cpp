@@ -57,22 +57,21 @@ sim::CostParams FitFile::paramsFromJson(const std::string& json, const std::stri
     QJsonParseError e{};
     const QJsonDocument d = QJsonDocument::fromJson(QByteArray::fromStdString(json), &e);
     if (e.error != QJsonParseError::NoError)
-        throw CalibError(name + ":" +
-                         std::to_string(io::TextPosition::lineOf(
-                             json, static_cast<std::size_t>(std::max(0, e.offset)))) +
-                         ": not valid JSON: " + e.errorString().toStdString());
+        throw CalibError(
+            name, io::TextPosition::lineOf(json, static_cast<std::size_t>(std::max(0, e.offset))),
+            "not valid JSON: " + e.errorString().toStdString());
     const QJsonObject o = d.object();
     if (o["format"].toString() != "immap-fit" || o["version"].toInt() != 1)
-        throw CalibError(name + ": not an immap-fit version 1 file");
+        throw CalibError(name, 0, "not an immap-fit version 1 file");
     const QJsonObject params = o["params"].toObject();
-    if (params.isEmpty()) throw CalibError(name + ": \"params\" is missing or empty");
+    if (params.isEmpty()) throw CalibError(name, 0, "\"params\" is missing or empty");
     sim::CostParams p;
     for (auto it = params.begin(); it != params.end(); ++it) {
         std::string error;
         if (!it.value().isDouble())
-            throw CalibError(name + ": params." + it.key().toStdString() + " is not a number");
+            throw CalibError(name, 0, "params." + it.key().toStdString() + " is not a number");
         if (!p.set(it.key().toStdString(), it.value().toDouble(), error))
-            throw CalibError(name + ": " + error);
+            throw CalibError(name, 0, error);
     }
     return p;
 }

@@ -31,8 +31,9 @@ std::uint64_t monotonicNs() {
 double ExeclBench::runOnce(const std::string& helper, unsigned copies, double seconds,
                            double graceSeconds) {
     if (access(helper.c_str(), X_OK) != 0)
-        throw MeasureError(helper + ": the execl helper is not an executable file (" +
-                           std::strerror(errno) + ")");
+        throw MeasureError(helper, 0,
+                           std::string("the execl helper is not an executable file (") +
+                               std::strerror(errno) + ")");
     int fds[2];
     // The read end must not leak into the copies (their EOF would never come); the write end is
     // what they report on.
@@ -118,7 +119,7 @@ double ExeclBench::runOnce(const std::string& helper, unsigned copies, double se
             copies - std::min<unsigned>(
                          static_cast<unsigned>(std::count(text.begin(), text.end(), '\n')), copies),
             copies, graceSeconds);
-        throw MeasureError(helper + ": " + line);
+        throw MeasureError(helper, 0, line);
     }
     // Each copy's rate over its own run: from the common start to its last exec.
     double total = 0;
@@ -131,9 +132,10 @@ double ExeclBench::runOnce(const std::string& helper, unsigned copies, double se
             total += static_cast<double>(count) * 1e9 / static_cast<double>(end - start);
     }
     if (failed > 0 || reports != copies)
-        throw MeasureError(helper + ": " + std::to_string(copies - std::min(reports, copies)) +
-                           " of " + std::to_string(copies) + " copies did not report (" +
-                           std::to_string(failed) + " exited with an error)");
+        throw MeasureError(helper, 0,
+                           std::to_string(copies - std::min(reports, copies)) + " of " +
+                               std::to_string(copies) + " copies did not report (" +
+                               std::to_string(failed) + " exited with an error)");
     return total;
 }
 

@@ -44,14 +44,13 @@ std::string MeasuredCurve::toJson() const {
 }
 
 MeasuredCurve MeasuredCurve::fromJson(const std::string& json, const std::string& name) {
-    auto fail = [&](const std::string& why) { return MeasureError(name + ": " + why); };
+    auto fail = [&](const std::string& why) { return MeasureError(name, 0, why); };
     QJsonParseError e{};
     const QJsonDocument d = QJsonDocument::fromJson(QByteArray::fromStdString(json), &e);
     if (e.error != QJsonParseError::NoError)
-        throw MeasureError(name + ":" +
-                           std::to_string(io::TextPosition::lineOf(
-                               json, static_cast<std::size_t>(std::max(0, e.offset)))) +
-                           ": not valid JSON: " + e.errorString().toStdString());
+        throw MeasureError(
+            name, io::TextPosition::lineOf(json, static_cast<std::size_t>(std::max(0, e.offset))),
+            "not valid JSON: " + e.errorString().toStdString());
     const QJsonObject o = d.object();
     if (o["format"].toString() != "immap-measured")
         throw fail("\"format\" is not \"immap-measured\"");

@@ -7,12 +7,15 @@
 #include <string>
 #include <vector>
 
+#include "io/InputError.h"
+
 namespace immap::measure {
 
 // Bad measured file or failed measurement: the message names the file (or the helper) and why.
-class MeasureError : public std::runtime_error {
+// A bad measurements file, or a measurement that failed, as every reader's errors are.
+class MeasureError : public io::InputError {
 public:
-    using std::runtime_error::runtime_error;
+    using io::InputError::InputError;
 };
 
 struct MeasuredPoint {

@@ -1,36 +1,14 @@
 #pragma once
-// Bad input, located: what() is "FILE:LINE: reason" (": reason" after the file alone when the
-// problem is not on one line). Every parser and loader throws this, never anything vaguer.
+// Bad /proc input (maps, numa_maps, status, stat, a snapshot), located as every reader's
+// errors are (io::InputError).
 
-#include <cstddef>
-#include <stdexcept>
-#include <string>
+#include "io/InputError.h"
 
 namespace immap::procfs {
 
-class ParseError : public std::runtime_error {
+class ParseError : public io::InputError {
 public:
-    ParseError(std::string file, std::size_t line, std::string reason)
-        : std::runtime_error(format(file, line, reason)),
-          file_(std::move(file)),
-          line_(line),
-          reason_(std::move(reason)) {}
-
-    const std::string& file() const { return file_; }
-    std::size_t line() const { return line_; }  // 1-based; 0 when not about one line
-    const std::string& reason() const { return reason_; }
-
-private:
-    static std::string format(const std::string& file, std::size_t line,
-                              const std::string& reason) {
-        std::string s = file;
-        if (line) s.append(":").append(std::to_string(line));
-        return s.append(": ").append(reason);
-    }
-
-    std::string file_;
-    std::size_t line_;
-    std::string reason_;
+    using io::InputError::InputError;
 };
 
 }  // namespace immap::procfs

@@ -21,11 +21,6 @@
 
 namespace immap::session {
 
-ScenarioError::ScenarioError(std::string file, int line, std::string reason)
-    : file_(std::move(file)), line_(line), reason_(std::move(reason)) {
-    message_ = file_ + ":" + std::to_string(line_) + ": " + reason_;
-}
-
 namespace {
 
 constexpr qsizetype kNotFound = -1;

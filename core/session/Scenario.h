@@ -12,22 +12,15 @@
 #include <utility>
 #include <vector>
 
+#include "io/InputError.h"
+
 namespace immap::session {
 
 // Bad scenario: "FILE:LINE: reason" (line 0 when it concerns the whole file).
-class ScenarioError : public std::exception {
+// A bad scenario, located as every reader's errors are.
+class ScenarioError : public io::InputError {
 public:
-    ScenarioError(std::string file, int line, std::string reason);
-    const char* what() const noexcept override { return message_.c_str(); }
-    const std::string& file() const { return file_; }
-    int line() const { return line_; }
-    const std::string& reason() const { return reason_; }
-
-private:
-    std::string file_;
-    int line_;
-    std::string reason_;
-    std::string message_;
+    using io::InputError::InputError;
 };
 
 struct ScenarioBookmark {

@@ -15,11 +15,6 @@
 
 namespace immap::sim {
 
-RecipeError::RecipeError(std::string file, int line, std::string reason)
-    : file_(std::move(file)), line_(line), reason_(std::move(reason)) {
-    message_ = file_ + ":" + std::to_string(line_) + ": " + reason_;
-}
-
 const char* stepOpName(StepOp op) {
     switch (op) {
         case StepOp::Work:

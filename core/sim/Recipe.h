@@ -9,22 +9,15 @@
 #include <string_view>
 #include <vector>
 
+#include "io/InputError.h"
+
 namespace immap::sim {
 
 // Bad recipe: "FILE:LINE: reason".
-class RecipeError : public std::exception {
+// A bad recipe, located as every reader's errors are.
+class RecipeError : public io::InputError {
 public:
-    RecipeError(std::string file, int line, std::string reason);
-    const char* what() const noexcept override { return message_.c_str(); }
-    const std::string& file() const { return file_; }
-    int line() const { return line_; }
-    const std::string& reason() const { return reason_; }
-
-private:
-    std::string file_;
-    int line_;
-    std::string reason_;
-    std::string message_;
+    using io::InputError::InputError;
 };
 
 struct RecipeFile {
