@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include <map>
+
 #include <QFileDialog>
 
 #include <QAction>
@@ -16,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include "InsertVmaDialog.h"
+#include "session/Scenario.h"
 #include "session/StepCaption.h"
 
 namespace immap::gui {
@@ -49,6 +52,7 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     buildThroughputTab();  // after the docks: its parameters dock joins theirs
     buildReplayTab();
     buildContentionTab();
+    buildPageTable();
     buildMenus();
     buildScenarioUi();
 
@@ -108,14 +112,14 @@ void MainWindow::buildDocks() {
         session_.selectFile(order[static_cast<std::size_t>(row)]);
         showFile();
     });
-    auto* filesDock = new QDockWidget(tr("Mapped files"), this);
+    auto* filesDock = filesDock_ = new QDockWidget(tr("Mapped files"), this);
     filesDock->setObjectName(QStringLiteral("filesDock"));
     filesDock->setWidget(files_);
     addDockWidget(Qt::RightDockWidgetArea, filesDock);
 
     tableDock_ = new views::VmaTableView(model_, this);
     tableDock_->table()->setColumnHidden(views::VmaTableModel::Address, true);
-    auto* vmaDock = new QDockWidget(tr("VMAs"), this);
+    auto* vmaDock = vmaDock_ = new QDockWidget(tr("VMAs"), this);
     vmaDock->setObjectName(QStringLiteral("vmaDock"));
     vmaDock->setWidget(tableDock_);
     addDockWidget(Qt::RightDockWidgetArea, vmaDock);
@@ -141,7 +145,7 @@ void MainWindow::buildDocks() {
 }
 
 void MainWindow::buildMenus() {
-    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
     file->addAction(tr("Open &live host"), QKeySequence(tr("Ctrl+L")), this,
                     [this] { openSource(QStringLiteral("live")); });
@@ -162,26 +166,19 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) openMeasurements(path);
     });
     file->addSeparator();
-    file->addAction(tr("&Export view…"), QKeySequence(tr("Ctrl+E")), this,
-                    &MainWindow::exportDialog);
+    exportAction_ = file->addAction(tr("&Export view…"), QKeySequence(tr("Ctrl+E")), this,
+                                    &MainWindow::exportDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(tr("&Split view"), QKeySequence(tr("Ctrl+1")), this,
-                    [this] { setView(QStringLiteral("split")); });
-    view->addAction(tr("Single &tree"), QKeySequence(tr("Ctrl+2")), this,
-                    [this] { setView(QStringLiteral("trees")); });
-    view->addAction(tr("VMA t&able"), QKeySequence(tr("Ctrl+3")), this,
-                    [this] { setView(QStringLiteral("table")); });
-    view->addAction(tr("T&hroughput"), QKeySequence(tr("Ctrl+4")), this,
-                    [this] { setView(QStringLiteral("throughput")); });
-    view->addAction(tr("T&opology"), QKeySequence(tr("Ctrl+5")), this,
-                    [this] { setView(QStringLiteral("topology")); });
-    view->addAction(tr("&Replay"), QKeySequence(tr("Ctrl+6")), this,
-                    [this] { setView(QStringLiteral("replay")); });
-    view->addAction(tr("&Contention"), QKeySequence(tr("Ctrl+7")), this,
-                    [this] { setView(QStringLiteral("contention")); });
+    QMenu* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
+    // One entry per tab, Ctrl+1 to Ctrl+7 in view-name order, labelled as its tab.
+    for (std::size_t i = 0; i < pages_.size(); ++i) {
+        const QString name = pages_[i].first;
+        view->addAction(tabs_->tabText(tabs_->indexOf(pages_[i].second)),
+                        QKeySequence(tr("Ctrl+%1").arg(i + 1)), this,
+                        [this, name] { setView(name); });
+    }
     view->addSeparator();
     view->addAction(tr("&Fit to window"), QKeySequence(tr("F")), this, [this] {
         split_->fitToWindow();
@@ -241,24 +238,33 @@ void MainWindow::buildMenus() {
     });
 }
 
+void MainWindow::buildPageTable() {
+    // The only place a view name meets its widget.
+    const std::map<std::string, QWidget*> byName = {{"split", split_},
+                                                    {"trees", treePage_},
+                                                    {"table", table_},
+                                                    {"throughput", throughputPage_},
+                                                    {"topology", topology_},
+                                                    {"replay", replayPage_},
+                                                    {"contention", contentionPage_}};
+    for (const std::string& n : session::Scenario::viewNames())
+        pages_.push_back({QString::fromStdString(n), byName.at(n)});
+}
+
 bool MainWindow::setView(const QString& name) {
-    if (name == QLatin1String("split"))
-        tabs_->setCurrentWidget(split_);
-    else if (name == QLatin1String("trees") || name == QLatin1String("tree"))
-        tabs_->setCurrentWidget(treePage_);
-    else if (name == QLatin1String("table"))
-        tabs_->setCurrentWidget(table_);
-    else if (name == QLatin1String("throughput"))
-        tabs_->setCurrentWidget(throughputPage_);
-    else if (name == QLatin1String("replay"))
-        tabs_->setCurrentWidget(replayPage_);
-    else if (name == QLatin1String("topology"))
-        tabs_->setCurrentWidget(topology_);
-    else if (name == QLatin1String("contention"))
-        tabs_->setCurrentWidget(contentionPage_);
-    else
-        return false;
-    return true;
+    const QString wanted = name == QLatin1String("tree") ? QStringLiteral("trees") : name;
+    for (const auto& [n, page] : pages_)
+        if (n == wanted) {
+            tabs_->setCurrentWidget(page);
+            return true;
+        }
+    return false;
+}
+
+QString MainWindow::currentViewName() const {
+    for (const auto& [n, page] : pages_)
+        if (page == tabs_->currentWidget()) return n;
+    return {};
 }
 
 void MainWindow::afterLoad() {

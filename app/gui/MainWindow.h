@@ -32,6 +32,8 @@
 #include "views/TreeView.h"
 #include "views/VmaTableView.h"
 
+class QAction;
+class QDockWidget;
 class QLabel;
 class QMenu;
 class QMessageBox;
@@ -54,6 +56,8 @@ public:
 
     // "split" (default), "trees" (the single tree alone) or "table".
     bool setView(const QString& name);
+    // The name (one of session::Scenario::viewNames()) of the tab on show.
+    QString currentViewName() const;
     // Where errors go in --screenshot mode: stderr instead of a dialog.
     void setHeadless(bool headless) { headless_ = headless; }
     // Whether a new update starts playing at once (tests step it by hand).
@@ -231,6 +235,19 @@ private:
     QLabel* caption_ = nullptr;
     QLabel* sweepSummary_ = nullptr;
     QWidget* contentionPage_ = nullptr;
+    // Every tab by its view name, in Scenario::viewNames() order: the one table setView, the
+    // View menu and scenario saves read.
+    std::vector<std::pair<QString, QWidget*>> pages_;
+    // What later parts of the set-up add to or arrange around, held rather than looked up.
+    QMenu* fileMenu_ = nullptr;
+    QMenu* viewMenu_ = nullptr;
+    QAction* exportAction_ = nullptr;
+    QAction* workshopAction_ = nullptr;
+    QAction* nextBookmarkAction_ = nullptr;
+    QAction* previousBookmarkAction_ = nullptr;
+    QDockWidget* filesDock_ = nullptr;
+    QDockWidget* vmaDock_ = nullptr;
+    void buildPageTable();
     views::ContentionControls* contentionControls_ = nullptr;
     views::ContentionView* contentionViews_[2] = {nullptr, nullptr};
     views::TreeView* contentionTrees_[2] = {nullptr, nullptr};

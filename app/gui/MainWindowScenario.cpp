@@ -17,6 +17,8 @@
 #include <numeric>
 
 #include "MainWindow.h"
+
+#include "ErrorText.h"
 #include "io/OutputTarget.h"
 #include "session/DefaultScenario.h"
 #include "sim/Recipe.h"
@@ -42,12 +44,6 @@ protected:
         if (heightForWidth(width()) != height()) updateGeometry();
     }
 };
-
-QMenu* menuTitled(QMenuBar* bar, const QString& title) {
-    for (QAction* a : bar->actions())
-        if (a->menu() && a->text() == title) return a->menu();
-    return nullptr;
-}
 
 // Each policy at the smallest and the largest copy count swept: walker latency and memory per
 // inode, which the plot does not show.
@@ -88,10 +84,8 @@ QString summarise(const std::vector<sim::SimResult>& runs) {
 }  // namespace
 
 void MainWindow::buildScenarioUi() {
-    if (QMenu* file = menuTitled(menuBar(), tr("&File"))) {
-        QAction* before = nullptr;
-        for (QAction* a : file->actions())
-            if (a->text() == tr("&Export view…")) before = a;
+    if (QMenu* file = fileMenu_) {
+        QAction* before = exportAction_;
         auto* open = new QAction(tr("Open &scenario…"), this);
         open->setShortcut(QKeySequence(tr("Ctrl+Shift+O")));
         connect(open, &QAction::triggered, this, [this] {
@@ -111,18 +105,19 @@ void MainWindow::buildScenarioUi() {
         file->insertActions(before, {open, save});
         file->insertSeparator(before);
     }
-    if (QMenu* view = menuTitled(menuBar(), tr("&View"))) {
+    if (QMenu* view = viewMenu_) {
         view->addSeparator();
-        QAction* ws = view->addAction(tr("&Workshop mode"));
+        QAction* ws = workshopAction_ = view->addAction(tr("&Workshop mode"));
         ws->setObjectName(QStringLiteral("workshopAction"));
         ws->setCheckable(true);
         ws->setShortcut(QKeySequence(Qt::Key_F11));
         ws->setShortcutContext(Qt::WindowShortcut);
         connect(ws, &QAction::toggled, this, &MainWindow::setWorkshopMode);
-        QAction* next = view->addAction(tr("&Next bookmark"), QKeySequence(Qt::Key_PageDown), this,
-                                        [this] { nextBookmark(); });
-        QAction* prev = view->addAction(tr("&Previous bookmark"), QKeySequence(Qt::Key_PageUp),
-                                        this, [this] { previousBookmark(); });
+        QAction* next = nextBookmarkAction_ = view->addAction(
+            tr("&Next bookmark"), QKeySequence(Qt::Key_PageDown), this, [this] { nextBookmark(); });
+        QAction* prev = previousBookmarkAction_ =
+            view->addAction(tr("&Previous bookmark"), QKeySequence(Qt::Key_PageUp), this,
+                            [this] { previousBookmark(); });
         // Only with bookmarks to step through: otherwise PgDn/PgUp stay the tables' keys.
         for (QAction* a : {next, prev}) {
             a->setShortcutContext(Qt::WindowShortcut);
@@ -178,12 +173,9 @@ bool MainWindow::openScenario(const QString& path) {
             const auto [text, name] = s.recipeText(dir.toStdString(), path.toStdString());
             recipe = std::make_shared<const sim::Recipe>(sim::Recipe::fromJson(text, name));
         }
-    } catch (const session::ScenarioError& e) {
+    } catch (const io::InputError& e) {  // the scenario's or its recipe's
         showError(tr("Cannot open the scenario"),
-                  tr("Cannot open %1.\n\nFile: %2\nLine: %3\nReason: %4")
-                      .arg(path, QString::fromStdString(e.file()),
-                           e.line() ? QString::number(e.line()) : tr("(whole file)"),
-                           QString::fromStdString(e.reason())));
+                  tr("Cannot open %1.\n\n%2").arg(path, ErrorText::of(e)));
         return false;
     } catch (const std::exception& e) {
         showError(tr("Cannot open the scenario"),
@@ -229,8 +221,8 @@ bool MainWindow::openScenario(const QString& path) {
     sweepSummary_->clear();
     if (!s.view.empty()) setView(QString::fromStdString(s.view));
     bookmark_ = -1;
-    for (const char* name : {"nextBookmark", "previousBookmark"})
-        if (auto* a = findChild<QAction*>(QLatin1String(name))) a->setEnabled(!s.bookmarks.empty());
+    for (QAction* a : {nextBookmarkAction_, previousBookmarkAction_})
+        if (a) a->setEnabled(!s.bookmarks.empty());
     captionBar_->setVisible(workshop_ || !s.bookmarks.empty());
     if (!s.title.empty()) setWindowTitle(tr("immap-lab — %1").arg(QString::fromStdString(s.title)));
     if (!s.bookmarks.empty())
@@ -263,14 +255,7 @@ session::Scenario MainWindow::currentScenario() const {
     for (const auto& info : sim::CostParams::table())
         if (params_->params().*(info.field) != defaults.*(info.field))
             s.params[info.name] = params_->params().*(info.field);
-    const QWidget* tab = tabs_->currentWidget();
-    s.view = tab == split_            ? "split"
-             : tab == treePage_       ? "trees"
-             : tab == table_          ? "table"
-             : tab == throughputPage_ ? "throughput"
-             : tab == topology_       ? "topology"
-             : tab == replayPage_     ? "replay"
-                                      : "";
+    s.view = currentViewName().toStdString();
     return s;
 }
 
@@ -299,7 +284,7 @@ bool MainWindow::saveScenario(const QString& path) {
 void MainWindow::setWorkshopMode(bool on) {
     if (on == workshop_) return;
     workshop_ = on;
-    if (auto* a = findChild<QAction*>(QStringLiteral("workshopAction"))) {
+    if (QAction* a = workshopAction_) {
         QSignalBlocker block(a);
         a->setChecked(on);
     }

@@ -34,9 +34,8 @@ void MainWindow::buildThroughputTab() {
     dock->setObjectName(QStringLiteral("paramsDock"));
     dock->setWidget(params_);
     addDockWidget(Qt::RightDockWidgetArea, dock);
-    if (auto* files = findChild<QDockWidget*>(QStringLiteral("filesDock")))
-        tabifyDockWidget(files, dock);
-    if (auto* vmas = findChild<QDockWidget*>(QStringLiteral("vmaDock"))) vmas->raise();
+    tabifyDockWidget(filesDock_, dock);
+    vmaDock_->raise();
     if (persist_) {
         QSettings settings;
         sim::CostParams p;

@@ -1,5 +1,5 @@
 // immap-lab [SOURCE]
-// immap-lab --screenshot FILE [--view trees|split|table|throughput|topology|replay|contention]
+// immap-lab --screenshot FILE [--view VIEW] (VIEW one of session::Scenario::viewNames())
 // [--size WxH] [SOURCE]
 // immap-lab --scenario FILE [--workshop] [--bookmark N] [--screenshot FILE]
 #include <QApplication>
@@ -21,8 +21,17 @@
 #include "io/OutputTarget.h"
 #include "limits/UserReason.h"
 #include "session/DefaultScenario.h"
+#include "session/Scenario.h"
 
 namespace {
+
+// The views by name, from the one list the scenario format and the window use.
+QString viewList() {
+    QStringList names;
+    for (const std::string& n : immap::session::Scenario::viewNames())
+        names << QString::fromStdString(n);
+    return names.join(QStringLiteral(", "));
+}
 
 // --screenshot and the hidden batch saves (--record-trace, --save-scenario) need no display.
 bool wantsScreenshot(int argc, char** argv) {
@@ -109,8 +118,9 @@ void addOptions(QCommandLineParser& p) {
     p.addVersionOption();
     p.addOption({"screenshot", "Render the window offscreen to FILE (PNG) and exit.", "FILE"});
     p.addOption({"view",
-                 "The view: split (default), trees, table, throughput (runs a sweep first), "
-                 "topology, replay or contention (runs both policies live first).",
+                 "The view: " + viewList() +
+                     " (default split; throughput runs a sweep first, contention runs both "
+                     "policies live first).",
                  "VIEW", "split"});
     p.addOption(
         {"trace",
@@ -175,8 +185,7 @@ int runApp(QApplication& app) {
 
     immap::gui::MainWindow w(!shot);
     w.setHeadless(shot);
-    if (!w.setView(p.value("view")))
-        return fail("--view takes split, trees, table, throughput, topology, replay or contention");
+    if (!w.setView(p.value("view"))) return fail("--view takes " + viewList());
 
     // Load: the default, or the given source (a topology XML alone goes on the default host).
     bool ok = true;

@@ -19,6 +19,7 @@
 
 #include "MainWindow.h"
 #include "Suites.h"
+#include "session/Scenario.h"
 #include "views/FontScale.h"
 #include "views/SweepControls.h"
 
@@ -215,6 +216,27 @@ private slots:
         QCOMPARE(again.scenario().walkersPerSecond, 10000.0);
         // The recipe path still resolves from the new place.
         QVERIFY(!again.scenario().recipePath.empty());
+    }
+
+    // Every tab saves as its own view and opens on it again. The Contention tab used to be
+    // saved as "" (the window kept its own copy of the view names, and it had six).
+    void everyTabSavesAsItsViewAndOpensOnIt() {
+        QTemporaryDir dir;
+        gui::MainWindow w(false);
+        w.loadDefault();
+        for (const std::string& name : session::Scenario::viewNames()) {
+            const QString view = QString::fromStdString(name);
+            QVERIFY2(w.setView(view), name.c_str());
+            QCOMPARE(w.currentScenario().view, name);
+            const QString path = dir.filePath(view + ".json");
+            QVERIFY2(w.saveScenario(path), qPrintable(w.lastError()));
+            QCOMPARE(readJson(path)["view"].toString(), view);
+            gui::MainWindow again(false);
+            again.loadDefault();
+            QVERIFY2(again.openScenario(path), qPrintable(again.lastError()));
+            QCOMPARE(again.currentViewName(), view);
+        }
+        QVERIFY(!w.setView(QStringLiteral("no-such-view")));
     }
 
     void badScenarioGivesADialogAndChangesNothing() {
