@@ -2,12 +2,12 @@
 #include "FontScale.h"
 
 #include <qcustomplot.h>
-#include <QSaveFile>
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <map>
 
+#include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
 #include "sim/Sweep.h"
 
@@ -27,17 +27,12 @@ constexpr Claim kClaims[] = {
     {"split-locks", 5.0, "v2 claim: over +400%"},
 };
 
-// Saves through a temporary file in the target's directory, then renames: QCustomPlot writes
-// by path, so the atomic rename is done here.
+// QCustomPlot writes by path: it renders into a private temporary directory, and the bytes are
+// then saved as every file is (io::AtomicFile).
 template <class Write>
 bool saveAtomically(const QString& path, QString& error, Write&& write) {
     if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty()) {
         error = QString::fromStdString(why);
-        return false;
-    }
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly)) {
-        error = path + ": " + out.errorString();
         return false;
     }
     QTemporaryDir tmp;
@@ -51,9 +46,9 @@ bool saveAtomically(const QString& path, QString& error, Write&& write) {
         error = path + ": " + in.errorString();
         return false;
     }
-    out.write(in.readAll());
-    if (!out.commit()) {
-        error = path + ": " + out.errorString();
+    std::string why;
+    if (!io::AtomicFile::save(path.toStdString(), in.readAll().toStdString(), why)) {
+        error = QString::fromStdString(why);
         return false;
     }
     return true;
@@ -302,15 +297,9 @@ bool ThroughputView::exportCsv(const QString& path, QString& error) {
         error = QString::fromStdString(why);
         return false;
     }
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly)) {
-        error = path + ": " + out.errorString();
-        return false;
-    }
-    const std::string csv = sim::Sweep::toCsv(runs_);
-    out.write(csv.data(), static_cast<qint64>(csv.size()));
-    if (!out.commit()) {
-        error = path + ": " + out.errorString();
+    std::string why;
+    if (!io::AtomicFile::save(path.toStdString(), sim::Sweep::toCsv(runs_), why)) {
+        error = QString::fromStdString(why);
         return false;
     }
     return true;

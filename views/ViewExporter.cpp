@@ -1,13 +1,14 @@
 #include "ViewExporter.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QImage>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QWidget>
 
+#include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
 
 namespace immap::views {
@@ -26,9 +27,9 @@ QString ViewExporter::save(QWidget* widget, const QString& path,
         suffix != QLatin1String("pdf"))
         return QObject::tr("%1: unknown format '%2' (expected .png, .svg or .pdf)")
             .arg(path, suffix);
-    QSaveFile out(path);
-    if (!out.open(QIODevice::WriteOnly))
-        return QObject::tr("%1: cannot write: %2").arg(path, out.errorString());
+    // Rendered in memory, then saved as every file is (io::AtomicFile).
+    QBuffer out;
+    out.open(QIODevice::WriteOnly);
     const QSize size = widget->size();
     bool ok = true;
     if (suffix == QLatin1String("png")) {
@@ -58,11 +59,11 @@ QString ViewExporter::save(QWidget* widget, const QString& path,
         widget->render(&p, QPoint(), QRegion(), QWidget::DrawChildren);
         ok = p.end();
     }
-    if (!ok) {
-        out.cancelWriting();
-        return QObject::tr("%1: could not render the view").arg(path);
-    }
-    if (!out.commit()) return QObject::tr("%1: cannot write: %2").arg(path, out.errorString());
+    if (!ok) return QObject::tr("%1: could not render the view").arg(path);
+    out.close();
+    std::string why;
+    if (!io::AtomicFile::save(path.toStdString(), out.data().toStdString(), why))
+        return QString::fromStdString(why);
     return {};
 }
 

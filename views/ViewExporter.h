@@ -1,6 +1,6 @@
 #pragma once
 // Exports a widget as it looks now: PNG, SVG (QSvgGenerator) or PDF (QPdfWriter), chosen by the
-// file's suffix. Written through QSaveFile, so a failed export never leaves half a file.
+// file's suffix. Saved through io::AtomicFile, so a failed export never leaves half a file.
 
 #include <QString>
 #include <string>

@@ -1,18 +1,13 @@
 #include "CliOutput.h"
 
-#include <QSaveFile>
 #include <cstdio>
+
+#include "io/AtomicFile.h"
 
 namespace immap::cli {
 
 bool CliOutput::writeAtomically(const QString& path, const std::string& text, std::string& error) {
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly) ||
-        f.write(text.data(), static_cast<qint64>(text.size())) < 0 || !f.commit()) {
-        error = path.toStdString() + ": " + f.errorString().toStdString();
-        return false;
-    }
-    return true;
+    return io::AtomicFile::save(path.toStdString(), text, error);
 }
 
 std::string CliOutput::fixed(double v, int decimals) {

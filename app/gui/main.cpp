@@ -3,12 +3,12 @@
 // [--size WxH] [SOURCE]
 // immap-lab --scenario FILE [--workshop] [--bookmark N] [--screenshot FILE]
 #include <QApplication>
+#include <QBuffer>
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QImage>
 #include <QLabel>
 #include <QMessageBox>
-#include <QSaveFile>
 #include <QTimer>
 #include <cstring>
 #include <iostream>
@@ -18,6 +18,7 @@
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
 #include "SourceArg.h"
+#include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
 #include "limits/UserReason.h"
 #include "session/DefaultScenario.h"
@@ -299,9 +300,13 @@ int runApp(QApplication& app) {
             immap::io::OutputTarget::check(p.value("screenshot").toStdString(), {});
         !why.empty())
         return fail(QString::fromStdString(why));
-    QSaveFile out(p.value("screenshot"));
-    if (!out.open(QIODevice::WriteOnly) || !image.save(&out, "PNG") || !out.commit())
-        return fail(p.value("screenshot") + ": cannot write: " + out.errorString());
+    QBuffer png;
+    png.open(QIODevice::WriteOnly);
+    if (!image.save(&png, "PNG")) return fail(p.value("screenshot") + ": cannot encode the PNG");
+    std::string why;
+    if (!immap::io::AtomicFile::save(p.value("screenshot").toStdString(), png.data().toStdString(),
+                                     why))
+        return fail(QString::fromStdString(why));
     return 0;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-// Where an output may go. A writer replaces its target (QSaveFile, or a temporary renamed over
-// it), and a rename over a device node or an input would destroy it: so only a missing path or
+// Where an output may go. A writer replaces its target (io::AtomicFile: a temporary renamed
+// over it), and a rename over a device node or an input would destroy it: so only a missing path or
 // an existing regular file that is none of the command's inputs (same st_dev and st_ino,
 // whatever the spelling or link) may be written. Asked once per output, before anything is
 // written and after the inputs are known.

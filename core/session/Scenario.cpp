@@ -6,12 +6,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <cctype>
 #include <cmath>
 #include <set>
 #include <stdexcept>
 
+#include "io/AtomicFile.h"
 #include "io/InputFile.h"
 #include "io/OutputTarget.h"
 #include "io/TextPosition.h"
@@ -355,16 +355,8 @@ std::string Scenario::toJson() const {
 
 void Scenario::save(const std::string& path) const {
     const std::string text = toJson();
-    // QSaveFile would replace a device or a directory's link with a regular file.
-    if (const std::string why = io::OutputTarget::refusal(path, {}); !why.empty())
-        throw ScenarioError(path, 0, why);
-    QSaveFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::WriteOnly))
-        throw ScenarioError(path, 0, "cannot write: " + f.errorString().toStdString());
-    if (f.write(text.data(), static_cast<qint64>(text.size())) !=
-            static_cast<qint64>(text.size()) ||
-        !f.commit())
-        throw ScenarioError(path, 0, "cannot save: " + f.errorString().toStdString());
+    io::AtomicFile f(path);  // refuses a device, a FIFO or a directory
+    if (!f.write(text) || !f.commit()) throw ScenarioError(path, 0, f.reason());
 }
 
 std::pair<std::string, std::string> Scenario::recipeText(const std::string& baseDir,

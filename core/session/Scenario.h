@@ -57,7 +57,7 @@ struct Scenario {
                              const std::string& baseDir = ".");
     static Scenario load(const std::string& path);
     std::string toJson() const;
-    // Atomic (QSaveFile): a failed or interrupted save leaves the old file as it was.
+    // Atomic (io::AtomicFile): a failed or interrupted save leaves the old file as it was.
     void save(const std::string& path) const;
 
     // The recipe's JSON and the name its messages use: the file (resolved against `baseDir`,

@@ -3,9 +3,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 #include <cerrno>
 
+#include "io/AtomicFile.h"
 #include "io/InputFile.h"
 #include "io/OutputTarget.h"
 #include "io/TextPosition.h"
@@ -46,11 +46,10 @@ void Bookmarks::save(const std::string& path, const std::vector<Bookmark>& marks
                                {"caption", QString::fromStdString(b.caption)}});
     if (const std::string why = io::OutputTarget::refusal(path, {}); !why.empty())
         throw TraceError(path, 0, why);
-    QSaveFile f(QString::fromStdString(path));
-    if (!f.open(QIODevice::WriteOnly))
-        throw TraceError(path, 0, "cannot write: " + f.errorString().toStdString());
-    f.write(QJsonDocument(QJsonObject{{"bookmarks", arr}}).toJson());
-    if (!f.commit()) throw TraceError(path, 0, "cannot save: " + f.errorString().toStdString());
+    io::AtomicFile f(path);
+    if (!f.write(QJsonDocument(QJsonObject{{"bookmarks", arr}}).toJson().toStdString()) ||
+        !f.commit())
+        throw TraceError(path, 0, f.reason());
 }
 
 }  // namespace immap::trace

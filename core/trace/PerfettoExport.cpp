@@ -1,11 +1,12 @@
 #include "trace/PerfettoExport.h"
 
-#include <QSaveFile>
 #include <map>
+#include <memory>
 #include <set>
 #include <sstream>
 #include <unordered_map>
 
+#include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
 #include "trace/TraceError.h"
 #include "trace/TraceReader.h"
@@ -37,32 +38,28 @@ std::string jsonString(const std::string& s) {
 class Sink {
 public:
     // `input` is the trace read: written over, it would be lost.
-    Sink(const std::string& path, const std::string& input)
-        : file_(QString::fromStdString(path)), path_(path) {
+    Sink(const std::string& path, const std::string& input) : path_(path) {
         if (const std::string why = io::OutputTarget::refusal(path, {input}); !why.empty())
             throw TraceError(path, 0, why);
-        if (!file_.open(QIODevice::WriteOnly))
-            throw TraceError(path, 0, "cannot write: " + file_.errorString().toStdString());
+        file_ = std::make_unique<io::AtomicFile>(path);
+        if (!file_->ok()) throw TraceError(path, 0, file_->reason());
     }
     void write(const std::string& s) {
         buf_ += s;
         if (buf_.size() > (1 << 20)) flush();
     }
     void flush() {
-        if (file_.write(buf_.data(), static_cast<qint64>(buf_.size())) !=
-            static_cast<qint64>(buf_.size()))
-            throw TraceError(path_, 0, "write failed: " + file_.errorString().toStdString());
+        if (!file_->write(buf_)) throw TraceError(path_, 0, file_->reason());
         buf_.clear();
     }
     void commit() {
         flush();
-        if (!file_.commit())
-            throw TraceError(path_, 0, "cannot save: " + file_.errorString().toStdString());
+        if (!file_->commit()) throw TraceError(path_, 0, file_->reason());
     }
 
 private:
-    QSaveFile file_;
     std::string path_;
+    std::unique_ptr<io::AtomicFile> file_;
     std::string buf_;
 };
 

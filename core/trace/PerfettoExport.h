@@ -15,7 +15,7 @@ struct PerfettoSummary {
     std::uint64_t tracks = 0;
 };
 
-// Writes atomically to `outPath` (QSaveFile). Throws TraceError on a bad trace or write.
+// Writes atomically to `outPath` (io::AtomicFile). Throws TraceError on a bad trace or write.
 PerfettoSummary exportPerfetto(TraceReader& reader, const std::string& outPath);
 
 // The replayed lock statistics as CSV: one line per lock.

@@ -1,16 +1,8 @@
 #include "trace/TraceWriter.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
 
-#include "io/OutputTarget.h"
 #include "sim/Recipe.h"
 #include "topology/Topology.h"
 #include "trace/TraceError.h"
@@ -18,42 +10,15 @@
 
 namespace immap::trace {
 
-TraceWriter::TraceWriter(const std::string& path) : path_(path) {
-    if (const std::string why = io::OutputTarget::refusal(path, {}); !why.empty())
-        throw TraceError(path, 0, why);
-    // Beside the target, so that the final rename stays on one filesystem; hidden, and named
-    // after the target so that leftovers of a killed run are recognisable.
-    const std::filesystem::path target(path);
-    const std::filesystem::path dir = target.parent_path().empty() ? "." : target.parent_path();
-    std::string name = ".";
-    name += target.filename().string();
-    name += ".recording-XXXXXX";
-    std::string tmpl = (dir / name).string();
-    const int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
-    if (fd < 0)
-        throw TraceError(path, 0, std::string("cannot write the trace: ") + std::strerror(errno));
-    tmpPath_ = tmpl;
-    // mkostemp makes a private file (0600); the trace gets the old file's permissions, or those
-    // a new file usually has.
-    struct stat st {};
-    ::fchmod(fd, ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644);
-    file_ = ::fdopen(fd, "wb");
-    if (!file_) {
-        const int e = errno;
-        ::close(fd);
-        ::unlink(tmpPath_.c_str());
-        throw TraceError(path, 0, std::string("cannot write the trace: ") + std::strerror(e));
-    }
+TraceWriter::TraceWriter(const std::string& path)
+    : path_(path), file_(std::make_unique<io::AtomicFile>(path, "recording")) {
+    if (!file_->ok()) throw TraceError(path, 0, file_->reason());
+    tmpPath_ = file_->temporaryPath();
     buffer_.reserve(kBatchBytes + 256);
 }
 
-TraceWriter::~TraceWriter() {
-    // Not closed: abandoned (an error or a cancel); the target stays as it was.
-    if (file_) {
-        std::fclose(file_);
-        ::unlink(tmpPath_.c_str());
-    }
-}
+// Not closed: abandoned (an error or a cancel); io::AtomicFile leaves the target as it was.
+TraceWriter::~TraceWriter() = default;
 
 void TraceWriter::start(const TraceHeader& header) {
     if (started_) return;
@@ -71,9 +36,7 @@ void TraceWriter::onEvent(const sim::SimEvent& e) {
 
 void TraceWriter::flush() {
     if (!file_ || !started_ || buffer_.empty()) return;
-    if (std::fwrite(buffer_.data(), 1, buffer_.size(), file_) != buffer_.size() ||
-        std::fflush(file_) != 0)
-        throw TraceError(path_, 0, std::string("write failed: ") + std::strerror(errno));
+    if (!file_->write(buffer_) || !file_->flush()) throw TraceError(path_, 0, file_->reason());
     buffer_.clear();
 }
 
@@ -81,17 +44,8 @@ void TraceWriter::close(std::int64_t endTime) {
     if (!file_) return;
     if (started_) appendEndRecord(buffer_, std::max(endTime, lastTime_), events_);
     flush();
-    const int rc = std::fclose(file_);
-    file_ = nullptr;
-    const int e = errno;
-    // rename(2) replaces the target atomically: readers see the old file or the whole new one.
-    if (rc != 0 || std::rename(tmpPath_.c_str(), path_.c_str()) != 0) {
-        const int why = rc != 0 ? e : errno;
-        ::unlink(tmpPath_.c_str());
-        throw TraceError(
-            path_, 0,
-            std::string(rc != 0 ? "close failed: " : "cannot save: ") + std::strerror(why));
-    }
+    const std::unique_ptr<io::AtomicFile> f = std::move(file_);
+    if (!f->commit()) throw TraceError(path_, 0, f->reason());
 }
 
 TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim) {

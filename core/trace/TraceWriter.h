@@ -8,9 +8,11 @@
 
 #include <atomic>
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "io/AtomicFile.h"
 #include "sim/Simulator.h"
 #include "trace/TraceHeader.h"
 
@@ -35,7 +37,7 @@ public:
     // TraceError on failure. Destroyed without close(), the writer removes its temporary file
     // and leaves the target alone.
     void close(std::int64_t endTime = 0);
-    const std::string& temporaryPath() const { return tmpPath_; }
+    const std::string& temporaryPath() const { return tmpPath_; }  // io::AtomicFile's
 
     std::uint64_t events() const { return events_; }
     static constexpr std::size_t kBatchBytes = 1 << 20;
@@ -43,7 +45,7 @@ public:
 private:
     std::string path_;
     std::string tmpPath_;
-    std::FILE* file_ = nullptr;
+    std::unique_ptr<io::AtomicFile> file_;  // null once closed
     std::string buffer_;
     bool started_ = false;
     std::uint64_t events_ = 0;

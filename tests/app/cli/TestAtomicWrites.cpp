@@ -45,7 +45,7 @@ private slots:
         QVERIFY2(t.wrong.isEmpty(), qPrintable(t.wrong));
         QVERIFY2(t.midWrite > 0, "no kill landed while the sweep ran");
         for (const QString& junk : testing::leftovers(dir.path(), {"sweep.csv"}))
-            QVERIFY2(junk.startsWith("sweep.csv."), qPrintable(junk));  // QSaveFile's own
+            QVERIFY2(junk.startsWith(".sweep.csv.saving-"), qPrintable(junk));  // io::AtomicFile's
     }
 
     // The Perfetto export streams a big JSON through QSaveFile while reading the trace, so a
@@ -75,7 +75,7 @@ private slots:
         QVERIFY2(t.midWrite > 0, "no kill landed mid-write");
         const QStringList junk = testing::leftovers(dir.path(), {"run.trace", "out.json"});
         for (const QString& j : junk)
-            QVERIFY2(j.startsWith("out.json."), qPrintable(j));
+            QVERIFY2(j.startsWith(".out.json.saving-"), qPrintable(j));  // io::AtomicFile's
         QVERIFY(testing::writeAll(json, testing::kOldContent));
         QProcess again;
         again.start(IMMAP_CLI, args);

@@ -111,7 +111,7 @@ private slots:
             writeFile(out, testing::kOldContent);
         }
         for (const QString& j : testing::leftovers(dir.path(), {"big.json", "saved.json"}))
-            QVERIFY2(j.startsWith("saved.json."), qPrintable(j));  // QSaveFile's own
+            QVERIFY2(j.startsWith(".saved.json.saving-"), qPrintable(j));  // io::AtomicFile's
         QCOMPARE(runToEnd(args), 0);
         QVERIFY(immap::session::Scenario::load(out.toStdString()).bookmarks == big.bookmarks);
     }
