@@ -12,9 +12,8 @@
 #   afresh for every run; downloaded .debs are kept there too, so a re-run saves the download
 #   but still installs every package;
 # - copies the working tree (tracked and untracked files, not build output) to
-#   /srv/immap-lab inside it; a CI machine that keeps extra data in a directory beside the
-#   checkout gets it copied read-only to /srv/shared too. The repository needs nothing from
-#   outside it: every test runs from the checkout alone;
+#   /srv/immap-lab inside it, and nothing else: the repository needs nothing from outside it,
+#   so every test runs from the checkout alone, as on a user's clone;
 # - mounts /proc, a read-only /sys, a /dev of its own (a tmpfs with the usual device nodes, so
 #   no test can touch the host's devices) and a tmpfs /tmp, and unmounts them on every exit,
 #   failure and interrupt included;
@@ -155,10 +154,6 @@ if git -C "$ROOT" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
     tar --null --ignore-failed-read -T - -cf -) | tar -C "$CHROOT/srv/immap-lab" -xf -
 else  # an unpacked release: everything but build trees
   tar -C "$ROOT" --exclude='./build' --exclude='./build-*' -cf - . | tar -C "$CHROOT/srv/immap-lab" -xf -
-fi
-if [[ -d $ROOT/../shared ]]; then
-  cp -a "$ROOT/../shared" "$CHROOT/srv/shared"
-  chmod -R a-w "$CHROOT/srv/shared"
 fi
 
 log "running ./test.sh $* in $CHROOT (/srv/immap-lab)"
