@@ -14,6 +14,8 @@
 #include <string_view>
 #include <type_traits>
 
+#include "io/InputError.h"
+
 namespace immap::io {
 
 class InputFile {
@@ -56,8 +58,7 @@ public:
     // "larger than the 64 MiB limit for a topology XML"
     static std::string capMessage(std::uint64_t cap, std::string_view kind);
 
-    // The whole file, or throws Error(path, 0, reason) (Error(path + ": " + reason) for an error
-    // type that takes one message).
+    // The whole file, or throws Error(path, 0, reason); Error is a reader's io::InputError.
     template <class Error>
     static std::string read(const std::string& path, std::uint64_t cap, std::string_view kind,
                             Options o) {
@@ -75,10 +76,8 @@ public:
 
     template <class Error>
     [[noreturn]] static void fail(const std::string& path, const std::string& reason) {
-        if constexpr (std::is_constructible_v<Error, std::string, int, std::string>)
-            throw Error(path, 0, reason);
-        else
-            throw Error(path + ": " + reason);
+        static_assert(std::is_base_of_v<InputError, Error>, "readers throw io::InputError");
+        throw Error(path, 0, reason);
     }
 
 private:

@@ -27,6 +27,7 @@ struct Vma;
 
 class TreePlacement {
 public:
+    // Keeps a reference to `topo`, which must outlive it (the session's or the run's topology).
     TreePlacement(const Policy& policy, const topology::Topology& topo);
 
     const Policy& policy() const { return policy_; }

@@ -7,7 +7,6 @@
 
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
-#include "io/OutputTarget.h"
 #include "io/TextPosition.h"
 #include "trace/TraceError.h"
 
@@ -44,9 +43,7 @@ void Bookmarks::save(const std::string& path, const std::vector<Bookmark>& marks
     for (const Bookmark& b : marks)
         arr.append(QJsonObject{{"event", static_cast<double>(b.event)},
                                {"caption", QString::fromStdString(b.caption)}});
-    if (const std::string why = io::OutputTarget::refusal(path, {}); !why.empty())
-        throw TraceError(path, 0, why);
-    io::AtomicFile f(path);
+    io::AtomicFile f(path);  // refuses a device, a FIFO or a directory
     if (!f.write(QJsonDocument(QJsonObject{{"bookmarks", arr}}).toJson().toStdString()) ||
         !f.commit())
         throw TraceError(path, 0, f.reason());

@@ -14,6 +14,7 @@
 #include <stdexcept>
 
 #include "Suites.h"
+#include "io/InputError.h"
 #include "io/InputFile.h"
 
 using immap::io::InputFile;
@@ -24,11 +25,9 @@ void spit(const std::string& path, const std::string& text) {
     std::ofstream(path, std::ios::binary) << text;
 }
 
-// A located error of the shape most readers throw.
-struct Located : std::runtime_error {
-    Located(std::string f, int l, std::string r)
-        : std::runtime_error(f + ":" + std::to_string(l) + ": " + r), file(f), reason(r) {}
-    std::string file, reason;
+// A reader's error, as every reader's is: an io::InputError.
+struct Located : immap::io::InputError {
+    using immap::io::InputError::InputError;
 };
 
 }  // namespace
@@ -92,8 +91,8 @@ private slots:
             InputFile::read<Located>(path, 1 << 20, "a test file");
             QFAIL("read it");
         } catch (const Located& e) {
-            QCOMPARE(e.file, path);
-            QCOMPARE(QString::fromStdString(e.reason), reason);
+            QCOMPARE(e.file(), path);
+            QCOMPARE(QString::fromStdString(e.reason()), reason);
         }
         ::close(s);
         QVERIFY(t.elapsed() < 20000);  // a FIFO is refused, not waited on (no writer ever comes)
@@ -119,7 +118,7 @@ private slots:
             InputFile::read<Located>(p, 2 << 20, "a topology XML");
             QFAIL("read past the cap");
         } catch (const Located& e) {
-            QCOMPARE(e.reason, std::string("larger than the 2 MiB limit for a topology XML"));
+            QCOMPARE(e.reason(), std::string("larger than the 2 MiB limit for a topology XML"));
         }
         QCOMPARE(InputFile::read<Located>(p, 3 << 20, "x").size(), std::size_t{3} << 20);
         // /proc reports st_size 0: the cap holds while reading.
@@ -132,12 +131,12 @@ private slots:
                  std::string("larger than the 64 GiB limit for a trace"));
     }
 
-    // An error type that takes one message gets "PATH: reason".
-    void oneMessageErrors() {
+    // A refusal not about one line reads "PATH: reason", never "PATH:0: reason".
+    void refusalsReadPathThenReason() {
         try {
-            InputFile::read<std::runtime_error>("/nonexistent/f", 10, "x");
+            InputFile::read<Located>("/nonexistent/f", 10, "x");
             QFAIL("read it");
-        } catch (const std::runtime_error& e) {
+        } catch (const Located& e) {
             QCOMPARE(std::string(e.what()), std::string("/nonexistent/f: no such file"));
         }
     }
