@@ -4,6 +4,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
@@ -80,6 +81,9 @@ ContentionControls::ContentionControls(QWidget* parent) : QWidget(parent) {
     rows->addLayout(bottom);
 
     connect(start_, &QPushButton::clicked, this, &ContentionControls::startRequested);
+    for (QComboBox* c : {policyA_, policyB_})
+        connect(c, &QComboBox::currentTextChanged, this, &ContentionControls::choiceEdited);
+    connect(copies_, &QSpinBox::valueChanged, this, &ContentionControls::choiceEdited);
     connect(play_, &QPushButton::clicked, this, &ContentionControls::playToggled);
     connect(step_, &QPushButton::clicked, this, &ContentionControls::stepRequested);
     connect(cancel_, &QPushButton::clicked, this, &ContentionControls::cancelRequested);
@@ -98,6 +102,8 @@ QString ContentionControls::policyB() const {
     return policyB_->currentText().trimmed();
 }
 void ContentionControls::setPolicies(const QString& a, const QString& b) {
+    // choiceEdited is for the user's edits.
+    const QSignalBlocker quietA(policyA_), quietB(policyB_);
     policyA_->setCurrentText(a);
     policyB_->setCurrentText(b);
 }
@@ -105,6 +111,7 @@ int ContentionControls::copies() const {
     return copies_->value();
 }
 void ContentionControls::setCopies(int copies, int max) {
+    const QSignalBlocker quiet(copies_);
     copies_->setMaximum(std::max(1, max));
     copies_->setValue(copies);
 }

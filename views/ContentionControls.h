@@ -44,6 +44,8 @@ signals:
     void stepRequested();
     void cancelRequested();
     void slowdownChanged(double factor);
+    // The user chose another policy or copy count; the app takes them into its session.
+    void choiceEdited();
 
 private:
     QComboBox* policyA_;

@@ -5,6 +5,7 @@
 #include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 
 namespace immap::views {
@@ -41,6 +42,12 @@ SweepControls::SweepControls(QWidget* parent) : QWidget(parent) {
     row->addWidget(progress_);
     row->addWidget(message_, 2);
     connect(run_, &QPushButton::clicked, this, &SweepControls::runRequested);
+    for (QLineEdit* e : {policies_, copies_})
+        connect(e, &QLineEdit::editingFinished, this, [this, e] {
+            if (e->isModified()) emit gridEdited();
+            e->setModified(false);
+        });
+    connect(duration_, &QSpinBox::valueChanged, this, &SweepControls::gridEdited);
     connect(cancel_, &QPushButton::clicked, this, &SweepControls::cancelRequested);
 }
 
@@ -53,6 +60,7 @@ void SweepControls::setCopies(const QString& list) {
 }
 
 void SweepControls::setDurationMs(int ms) {
+    const QSignalBlocker quiet(duration_);  // gridEdited is for the user's edits
     duration_->setValue(ms);
 }
 

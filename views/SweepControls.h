@@ -35,6 +35,9 @@ public:
 signals:
     void runRequested();
     void cancelRequested();
+    // The user changed the grid or the duration (a field left, or the spin box stepped); the
+    // app takes the values into its session.
+    void gridEdited();
 
 private:
     QLineEdit* policies_;

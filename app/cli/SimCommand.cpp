@@ -1,5 +1,6 @@
 #include "SimCommand.h"
 
+#include <QFileInfo>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -11,6 +12,10 @@
 #include "InputErrors.h"
 #include "calib/FitFile.h"
 #include "limits/InputLimits.h"
+#include "mapping/HostLoader.h"
+#include "session/DefaultScenario.h"
+#include "session/Scenario.h"
+#include "session/SimSettings.h"
 #include "sim/Recipe.h"
 #include "sim/Simulator.h"
 #include "sim/Sweep.h"
@@ -22,48 +27,67 @@ namespace immap::cli {
 
 namespace {
 
-// The product's default machine: the proposal's 12-node, 384-CPU shape (assumed; see
-// samples/topologies/README.md), the same as the default scenario's.
-constexpr const char* kDefaultTopology =
-    "synthetic:package:2 numa:6 core:16 pu:2;distances=10:12:32";
-
 void addCommonOptions(CliCommand& p) {
+    const session::SimSettings defaults;
+    p.addOption({"scenario",
+                 "Start from a workshop scenario (docs/gui.md): its topology (or its source's), "
+                 "grid, duration, seed, recipe, walkers and parameters; the options given beside "
+                 "it win.",
+                 "FILE"});
+    // The product's default machine, the default scenario's (samples/topologies/README.md).
     p.addOption({"topology", "Machine: host, xml:FILE, synthetic:DESC[;distances=...].", "SPEC",
-                 kDefaultTopology});
-    p.addOption({"duration-ms", "Simulated time measured, after the warm-up.", "MS", "100"});
-    p.addOption({"seed", "Random seed (copy start times, walkers).", "S", "1"});
+                 session::kDefaultTopology});
+    p.addOption({"duration-ms", "Simulated time measured, after the warm-up.", "MS",
+                 QString::number(defaults.durationMs)});
+    p.addOption(
+        {"seed", "Random seed (copy start times, walkers).", "S", QString::number(defaults.seed)});
     p.addOption({"recipe", "Exec recipe JSON (default: the built-in execl recipe).", "FILE"});
     p.addOption({"walkers", "Whole-file walkers per second (rmap walks on the walker file).",
-                 "PER_S", "0"});
+                 "PER_S", QString::number(defaults.walkersPerSecond)});
     p.addOption({"param", "Cost-model parameter, repeatable (see --list-params).", "NAME=VALUE"});
     p.addOption(
         {"fit", "Start from the parameters of an immap-fit file (immap calibrate).", "FILE"});
     p.addOption({"list-params", "List every cost-model parameter with unit, default and source."});
 }
 
+// What a command simulates: the machine, and the settings every run is made from (the same
+// SimSettings a window's Session holds, so a scenario runs here as it runs in the app).
 struct Common {
     std::optional<topology::Topology> topo;
-    std::optional<sim::Recipe> recipe;
-    sim::CostParams params;
-    double durationMs = 200;
-    std::uint64_t seed = 1;
-    double walkers = 0;
+    session::SimSettings settings;
 };
+
+// The machine a scenario runs on when --topology is not given: its topology, else its source's
+// (as the app loads it), else the default one.
+topology::Topology scenarioTopology(const session::Scenario& s, const std::string& path) {
+    const std::string dir = QFileInfo(QString::fromStdString(path)).absolutePath().toStdString();
+    const std::string spec = s.topologySpec(dir);
+    if (!spec.empty()) return topology::Topology::fromSpec(spec);
+    return std::move(*mapping::HostLoader::load(s.sourceSpec(dir)).topology);
+}
 
 // Returns an exit status on error, nothing when all went well.
 std::optional<int> readCommon(const CliCommand& p, Common& c) {
-    if (!CliCommand::parseNumber(p.value("duration-ms"), c.durationMs) || c.durationMs <= 0 ||
-        c.durationMs > 1e7)
+    std::optional<session::Scenario> scenario;
+    if (p.isSet("scenario")) {
+        const std::string path = p.value("scenario").toStdString();
+        scenario = session::Scenario::load(path);
+        c.settings = session::SimSettings::fromScenario(*scenario, path);
+    }
+    session::SimSettings& s = c.settings;
+    if (p.isSet("duration-ms") && (!CliCommand::parseNumber(p.value("duration-ms"), s.durationMs) ||
+                                   s.durationMs <= 0 || s.durationMs > 1e7))
         return p.usageError(
             "--duration-ms must be a positive number of milliseconds (at most 1e7)");
-    if (!CliCommand::parseInteger(p.value("seed"), c.seed))
+    if (p.isSet("seed") && !CliCommand::parseInteger(p.value("seed"), s.seed))
         return p.usageError("--seed must be a non-negative integer");
-    if (!CliCommand::parseNumber(p.value("walkers"), c.walkers) || c.walkers < 0 || c.walkers > 1e8)
+    if (p.isSet("walkers") && (!CliCommand::parseNumber(p.value("walkers"), s.walkersPerSecond) ||
+                               s.walkersPerSecond < 0 || s.walkersPerSecond > 1e8))
         return p.usageError("--walkers must be a rate from 0 to 1e8 per second");
     if (p.isSet("fit")) {
         // --param values given beside it still win.
         try {
-            c.params = calib::FitFile::paramsFromFile(p.value("fit").toStdString());
+            s.params = calib::FitFile::paramsFromFile(p.value("fit").toStdString());
         } catch (const calib::CalibError& e) {
             std::cerr << e.what() << '\n';
             return kBadInput;
@@ -71,10 +95,13 @@ std::optional<int> readCommon(const CliCommand& p, Common& c) {
     }
     for (const QString& a : p.values("param")) {
         std::string error;
-        if (!c.params.setFromText(a.toStdString(), error)) return p.usageError(error);
+        if (!s.params.setFromText(a.toStdString(), error)) return p.usageError(error);
     }
-    if (p.isSet("recipe")) c.recipe = sim::Recipe::fromFile(p.value("recipe").toStdString());
-    c.topo = topology::Topology::fromSpec(p.value("topology").toStdString());
+    if (p.isSet("recipe")) s.useRecipeFile(p.value("recipe").toStdString());
+    if (scenario && !p.isSet("topology"))
+        c.topo = scenarioTopology(*scenario, p.value("scenario").toStdString());
+    else
+        c.topo = topology::Topology::fromSpec(p.value("topology").toStdString());
     return std::nullopt;
 }
 
@@ -83,7 +110,7 @@ void listParams();
 // The files the common options read, which no output may replace.
 std::vector<std::string> commonInputs(const CliCommand& p) {
     std::vector<std::string> in = {io::InputFile::fileOfSpec(p.value("topology").toStdString())};
-    for (const char* o : {"recipe", "fit"})
+    for (const char* o : {"recipe", "fit", "scenario"})
         if (p.isSet(o)) in.push_back(p.value(o).toStdString());
     return in;
 }
@@ -166,21 +193,15 @@ int simulateCommand(const QStringList& args) {
             if (auto rc = refuseOutput(p.value("trace"), commonInputs(p))) return *rc;
         Common c;
         if (auto rc = readCommon(p, c)) return *rc;
-        sim::SimConfig cfg;
+        mapping::Policy policy;
         std::string error;
-        if (!mapping::Policy::parse(p.value("policy").toStdString(), cfg.policy, error))
+        if (!mapping::Policy::parse(p.value("policy").toStdString(), policy, error))
             return p.usageError(error);
         bool ok = false;
         const uint copies = p.value("copies").toUInt(&ok);
         if (!ok || copies == 0 || copies > 100000)
             return p.usageError("--copies must be a whole number from 1 to 100000");
-        cfg.topology = &*c.topo;
-        cfg.copies = copies;
-        cfg.durationMs = c.durationMs;
-        cfg.seed = c.seed;
-        cfg.recipe = c.recipe ? &*c.recipe : nullptr;
-        cfg.walkersPerSecond = c.walkers;
-        cfg.params = c.params;
+        const sim::SimConfig cfg = c.settings.config(*c.topo, policy, copies);
         sim::Simulator::checkConfig(cfg);  // before --trace creates its file
         const sim::SimResult r = p.isSet("trace")
                                      ? *trace::recordRun(cfg, p.value("trace").toStdString())
@@ -197,8 +218,8 @@ int simulateCommand(const QStringList& args) {
 int sweepCommand(const QStringList& args) {
     CliCommand p("sweep", "Simulate a grid of policies x copy counts (both cores).");
     addCommonOptions(p);
-    p.addOption(
-        {"policies", "Comma-separated policies.", "LIST", "single,split-trees,split-locks"});
+    p.addOption({"policies", "Comma-separated policies.", "LIST",
+                 QString::fromStdString(session::SimSettings{}.policiesText())});
     p.addOption({"copies",
                  "Comma-separated copy counts (default: 1, 2, 4, ... up to the PU count, and the "
                  "PU count).",
@@ -216,34 +237,20 @@ int sweepCommand(const QStringList& args) {
         if (auto rc = refuseOutputs(outs, commonInputs(p))) return *rc;
         Common c;
         if (auto rc = readCommon(p, c)) return *rc;
-        sim::SweepConfig cfg;
         std::string error;
-        if (!sim::Sweep::parsePolicies(p.value("policies").toStdString(), cfg.policies, error))
+        session::SimSettings& s = c.settings;
+        if (p.isSet("policies") &&
+            !sim::Sweep::parsePolicies(p.value("policies").toStdString(), s.policies, error))
             return p.usageError("--policies: " + error);
-        if (!p.isSet("copies"))
-            cfg.copies = sim::Sweep::defaultCopies(static_cast<unsigned>(c.topo->pus().size()));
-        else if (!sim::Sweep::parseCopies(p.value("copies").toStdString(), cfg.copies, error))
+        if (p.isSet("copies") &&
+            !sim::Sweep::parseCopies(p.value("copies").toStdString(), s.copies, error))
             return p.usageError("--copies: " + error);
         bool ok = false;
-        cfg.threads = p.value("threads").toUInt(&ok);
-        if (!ok || cfg.threads == 0 || cfg.threads > 256)
+        const unsigned threads = p.value("threads").toUInt(&ok);
+        if (!ok || threads == 0 || threads > 256)
             return p.usageError("--threads must be from 1 to 256");
-        cfg.topology = &*c.topo;
-        cfg.durationMs = c.durationMs;
-        cfg.seed = c.seed;
-        cfg.recipe = c.recipe ? &*c.recipe : nullptr;
-        cfg.walkersPerSecond = c.walkers;
-        cfg.params = c.params;
-        // Every run of the grid is checked before the first starts.
-        for (unsigned copies : cfg.copies) {
-            sim::SimConfig one;
-            one.topology = cfg.topology;
-            one.copies = copies;
-            one.durationMs = cfg.durationMs;
-            one.walkersPerSecond = cfg.walkersPerSecond;
-            one.params = cfg.params;
-            sim::Simulator::checkConfig(one);
-        }
+        const sim::SweepConfig cfg = s.sweep(*c.topo, threads);
+        sim::Sweep::check(cfg);  // every run of the grid, before the first starts
         const std::vector<sim::SimResult> runs = sim::Sweep::run(cfg);
         if (p.isSet("csv")) {
             std::string error;

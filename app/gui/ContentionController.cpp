@@ -15,15 +15,16 @@ ContentionController::~ContentionController() {
     cancel();
 }
 
-bool ContentionController::start(const topology::Topology& topology, live::LiveConfig config,
+bool ContentionController::start(const topology::Topology& topology,
+                                 std::shared_ptr<const sim::Recipe> recipe, live::LiveConfig config,
                                  double slowdown, QString& error) {
     cancel();
-    if (config.policies.empty() || config.copies == 0) {
+    if (config.policies.empty() || config.run.copies == 0) {
         error = tr("a live run needs a policy and at least one copy");
         return false;
     }
     auto topo = std::make_shared<topology::Topology>(topology);
-    config.topology = topo.get();
+    config.run.topology = topo.get();
     ++generation_;
     stop_ = false;
     paused_ = false;
@@ -32,7 +33,7 @@ bool ContentionController::start(const topology::Topology& topology, live::LiveC
     slowdown_ = slowdown;
     running_ = true;
     latest_.reset();
-    worker_ = std::thread([this, topo, config] {
+    worker_ = std::thread([this, topo, recipe = std::move(recipe), config] {
         std::unique_ptr<live::LiveDriver> driver;
         std::uint64_t frame = 0;
         double wallRunning = 0;  // the effective slow-down: the simulation may not keep up

@@ -28,7 +28,9 @@ public:
     // Starts a run of `config` on a copy of `topology` (config.topology is ignored); a run in
     // progress is cancelled first. The runs are set up on the worker: a config the simulator
     // refuses is reported by failed(). False with the reason when there is nothing to run.
-    bool start(const immap::topology::Topology& topology, immap::live::LiveConfig config,
+    // `recipe` is config.run's recipe (null for the built-in one), kept alive for the worker.
+    bool start(const immap::topology::Topology& topology,
+               std::shared_ptr<const immap::sim::Recipe> recipe, immap::live::LiveConfig config,
                double slowdown, QString& error);
     void pause();
     void resume();

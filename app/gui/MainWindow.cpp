@@ -274,10 +274,7 @@ void MainWindow::afterLoad() {
     showFile();
     const auto& host = session_.host();
     setWindowTitle(tr("immap-lab — %1").arg(QString::fromStdString(host.source)));
-    QStringList copies;
-    for (unsigned n : sim::Sweep::defaultCopies(static_cast<unsigned>(host.topology->pus().size())))
-        copies << QString::number(n);
-    sweepControls_->setCopies(copies.join(','));
+    showSettings();  // the load reset the copy counts to the machine's
     topology_->setTopology(*host.topology);
 }
 

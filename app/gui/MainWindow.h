@@ -143,6 +143,9 @@ public:
     // For --screenshot and tests: the same two runs advanced here, on this thread, to `until`
     // (simulated ns) in `frames` evenly spaced snapshots (the lanes' history).
     bool runContentionFor(sim::Time until, int frames);
+    // What the next live run starts with: the session's live choice and settings (false after
+    // an error dialog, or with nothing loaded).
+    bool contentionConfig(live::LiveConfig& config);
     ContentionController* contention() const { return contention_; }
     views::ContentionControls* contentionControls() const { return contentionControls_; }
     views::ContentionView* contentionView(int side) const { return contentionViews_[side]; }
@@ -175,7 +178,11 @@ private:
     void buildThroughputTab();
     void buildReplayTab();
     void buildContentionTab();
-    bool contentionConfig(live::LiveConfig& config);
+    void showLiveChoice();  // the session's live choice into the contention controls
+    void takeLiveChoice();  // and back
+    // The sweep fields into the session; the reason when they do not parse (kept as they were).
+    QString takeSweepGrid();
+    void showSettings();  // the session's settings into the controls that edit them
     void showContention(const live::LiveSnapshot& s);
     void showSweepHeat(const std::vector<sim::SimResult>& runs);
     void refreshReplay();
@@ -183,7 +190,6 @@ private:
     void recordDialog();
     void buildScenarioUi();
     void reportSkipped(const QString& spec);
-    void applyScenarioSweep(sim::SweepConfig& config) const;
     QWidget* buildTimeline(QWidget* parent);
     static std::vector<std::pair<int, int>> traceCpuNodes(const std::string& topologySpec);
 
@@ -225,8 +231,6 @@ private:
     int selected_ = -1;
     bool fillingFiles_ = false;
     session::Scenario scenario_;
-    QString scenarioDir_;
-    std::shared_ptr<const sim::Recipe> recipe_;  // the scenario's; null = built-in
     int bookmark_ = -1;
     bool workshop_ = false;
     QFont normalFont_;
@@ -253,7 +257,6 @@ private:
     views::TreeView* contentionTrees_[2] = {nullptr, nullptr};
     ContentionController* contention_ = nullptr;
     std::shared_ptr<const session::DrawTree> contentionTreeShown_[2];
-    QString contentionTopology_;  // the copies were last set for this topology
 };
 
 }  // namespace immap::gui

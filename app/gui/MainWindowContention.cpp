@@ -1,5 +1,6 @@
 // MainWindow's contention tab: two policies (default single against split-locks) run live on
-// the loaded topology with the parameters dock's cost model, the same seed, recipe and copies,
+// the loaded topology with the session's settings (cost model, seed, recipe, walkers), the
+// same copies,
 // in lockstep on one simulated clock (core/live), on a worker thread (ContentionController).
 // Each side shows its per-CPU lanes and lock queues (ContentionView) over libc's tree as the
 // ops land (TreeView). Shortcuts while the tab has focus: Ctrl+Return start, P pause/resume,
@@ -67,6 +68,8 @@ void MainWindow::buildContentionTab() {
     connect(contentionControls_, &views::ContentionControls::playToggled, this, toggle);
     connect(contentionControls_, &views::ContentionControls::stepRequested, this, step);
     connect(contentionControls_, &views::ContentionControls::cancelRequested, this, cancel);
+    connect(contentionControls_, &views::ContentionControls::choiceEdited, this,
+            &MainWindow::takeLiveChoice);
     connect(contentionControls_, &views::ContentionControls::slowdownChanged, contention_,
             &ContentionController::setSlowdown);
     connect(contention_, &ContentionController::snapshotReady, this,
@@ -81,27 +84,39 @@ void MainWindow::buildContentionTab() {
     });
 }
 
+void MainWindow::showLiveChoice() {
+    const session::Session::LiveChoice& l = session_.live();
+    contentionControls_->setPolicies(QString::fromStdString(l.policyA),
+                                     QString::fromStdString(l.policyB));
+    // On a new machine, one copy per CPU (./Run -c N as the proposal ran it).
+    if (session_.loaded())
+        contentionControls_->setCopies(static_cast<int>(session_.liveCopies()), 100000);
+}
+
+void MainWindow::takeLiveChoice() {
+    session_.live() = {contentionControls_->policyA().toStdString(),
+                       contentionControls_->policyB().toStdString(),
+                       static_cast<unsigned>(contentionControls_->copies())};
+}
+
 bool MainWindow::contentionConfig(live::LiveConfig& c) {
     if (!session_.loaded()) return false;
+    takeLiveChoice();  // what the controls show is what runs
     std::string error;
     mapping::Policy a, b;
-    if (!mapping::Policy::parse(contentionControls_->policyA().toStdString(), a, error) ||
-        !mapping::Policy::parse(contentionControls_->policyB().toStdString(), b, error)) {
+    if (!mapping::Policy::parse(session_.live().policyA, a, error) ||
+        !mapping::Policy::parse(session_.live().policyB, b, error)) {
         showError(tr("Cannot start the live run"), QString::fromStdString(error));
         return false;
     }
     c.policies = {a, b};
-    // On a topology not run before, one copy per CPU (./Run -c N as the proposal ran it).
-    const auto& topo = *session_.host().topology;
-    const QString spec = QString::fromStdString(topo.spec());
-    if (spec != contentionTopology_) {
-        contentionTopology_ = spec;
-        contentionControls_->setCopies(
-            static_cast<int>(std::max<std::size_t>(1, topo.pus().size())), 100000);
-    }
-    c.copies = static_cast<unsigned>(contentionControls_->copies());
-    c.params = params_->params();
-    c.file = session::kDefaultFile;
+    c.run = session_.simConfig({}, session_.liveCopies());
+    c.run.durationMs = live::LiveConfig::kLiveDurationMs;
+    // The tree drawn: the file on show when the recipe maps it, else the recipe's first file.
+    const sim::Recipe& recipe = c.run.recipe ? *c.run.recipe : sim::Recipe::builtinDefault();
+    c.file = recipe.fileIndex(session_.file().name()) >= 0 ? session_.file().name()
+             : recipe.files.empty()                        ? std::string(session::kDefaultFile)
+                                                           : recipe.files.front().name;
     c.tree = 0;
     for (int i = 0; i < 2; ++i) {
         contentionViews_[i]->clear();
@@ -114,7 +129,8 @@ bool MainWindow::startContention() {
     live::LiveConfig c;
     if (!contentionConfig(c)) return false;
     QString error;
-    if (!contention_->start(*session_.host().topology, c, contentionControls_->slowdown(), error)) {
+    if (!contention_->start(*session_.host().topology, session_.settings().recipe, c,
+                            contentionControls_->slowdown(), error)) {
         showError(tr("Cannot start the live run"), error);
         return false;
     }
@@ -131,7 +147,7 @@ bool MainWindow::runContentionFor(sim::Time until, int frames) {
     contention_->cancel();
     try {
         const auto topo = *session_.host().topology;
-        c.topology = &topo;
+        c.run.topology = &topo;
         live::LiveDriver d(c);
         frames = std::max(1, frames);
         for (int f = 1; f <= frames; ++f) {

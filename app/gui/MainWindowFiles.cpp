@@ -236,9 +236,7 @@ std::vector<std::string> MainWindow::windowInputs() const {
         in.push_back(tracePath_.toStdString());
         in.push_back(trace::Bookmarks::sidecarPath(tracePath_.toStdString()));
     }
-    if (!scenario_.recipePath.empty())
-        in.push_back(
-            session::Scenario::resolvePath(scenario_.recipePath, scenarioDir_.toStdString()));
+    if (!session_.settings().recipePath.empty()) in.push_back(session_.settings().recipePath);
     return in;
 }
 

@@ -252,16 +252,17 @@ void MainWindow::saveBookmarks() {
 bool MainWindow::recordTrace(const QString& path, const QString& policy, int copies,
                              int durationMs) {
     if (!session_.loaded()) return false;
-    sim::SimConfig c;
+    mapping::Policy p;
     std::string error;
-    if (!mapping::Policy::parse(policy.toStdString(), c.policy, error)) {
+    if (!mapping::Policy::parse(policy.toStdString(), p, error)) {
         showError(tr("Cannot record"), QString::fromStdString(error));
         return false;
     }
-    c.topology = session_.host().topology.get();
-    c.copies = static_cast<unsigned>(std::max(1, copies));
+    // The session's settings (recipe, walkers, parameters, seed), with the dialog's policy,
+    // copies and length. The recipe is held here for the worker's sake.
+    const std::shared_ptr<const sim::Recipe> recipe = session_.settings().recipe;
+    sim::SimConfig c = session_.simConfig(p, static_cast<unsigned>(std::max(1, copies)));
     c.durationMs = std::max(1, durationMs);
-    c.params = params_->params();
     // recordRun writes beside the target under a temporary name and renames it over the target
     // at the end (TraceWriter): a recording that fails, is cancelled or killed leaves the file
     // that was there as it was. A device or a directory it must not replace.

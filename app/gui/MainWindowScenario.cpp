@@ -158,21 +158,13 @@ void MainWindow::buildScenarioUi() {
             });
 }
 
-void MainWindow::applyScenarioSweep(sim::SweepConfig& config) const {
-    config.recipe = recipe_.get();
-    config.walkersPerSecond = scenario_.walkersPerSecond;
-}
-
 bool MainWindow::openScenario(const QString& path) {
     session::Scenario s;
-    std::shared_ptr<const sim::Recipe> recipe;
+    session::SimSettings settings;
     const QString dir = QFileInfo(path).absolutePath();
     try {
         s = session::Scenario::load(path.toStdString());
-        if (!s.recipePath.empty() || !s.recipeJson.empty()) {
-            const auto [text, name] = s.recipeText(dir.toStdString(), path.toStdString());
-            recipe = std::make_shared<const sim::Recipe>(sim::Recipe::fromJson(text, name));
-        }
+        settings = session::SimSettings::fromScenario(s, path.toStdString());
     } catch (const io::InputError& e) {  // the scenario's or its recipe's
         showError(tr("Cannot open the scenario"),
                   tr("Cannot open %1.\n\n%2").arg(path, ErrorText::of(e)));
@@ -186,13 +178,9 @@ bool MainWindow::openScenario(const QString& path) {
     // The only step that can still fail is loading what it names; the session keeps its old
     // state then, and so does everything else here.
     const std::string base = dir.toStdString();
-    const QString source =
-        QString::fromStdString(s.source.empty() ? session::kDefaultSource
-                                                : session::Scenario::resolveSpec(s.source, base));
-    const QString topology = QString::fromStdString(
-        s.topology.empty() ? (s.source.empty() ? session::kDefaultTopology : "")
-                           : session::Scenario::resolveSpec(s.topology, base));
-    if (sweeps_->running()) {  // the running sweep reads the old recipe
+    const QString source = QString::fromStdString(s.sourceSpec(base));
+    const QString topology = QString::fromStdString(s.topologySpec(base));
+    if (sweeps_->running()) {  // a sweep of the settings the scenario replaces
         sweeps_->cancel();
         sweeps_->wait();
         QCoreApplication::processEvents();
@@ -200,24 +188,9 @@ bool MainWindow::openScenario(const QString& path) {
     if (!openSource(source, topology, QString::fromStdString(s.file))) return false;
 
     scenario_ = s;
-    scenarioDir_ = dir;
-    recipe_ = std::move(recipe);
-    sim::CostParams p;
-    std::string ignored;  // validated when loaded
-    for (const auto& [name, value] : s.params)
-        p.set(name, value, ignored);
-    params_->setParams(p);
-    if (!s.policies.empty())
-        sweepControls_->setPolicies(QString::fromStdString(
-            std::accumulate(std::next(s.policies.begin()), s.policies.end(), s.policies.front(),
-                            [](std::string a, const std::string& b) { return a + "," + b; })));
-    if (!s.copies.empty()) {
-        QStringList copies;
-        for (unsigned c : s.copies)
-            copies << QString::number(c);
-        sweepControls_->setCopies(copies.join(QLatin1Char(',')));
-    }
-    if (s.durationMs > 0) sweepControls_->setDurationMs(static_cast<int>(s.durationMs));
+    // The scenario's settings replace the session's whole (what it leaves out is the default).
+    session_.settings() = std::move(settings);
+    showSettings();
     sweepSummary_->clear();
     if (!s.view.empty()) setView(QString::fromStdString(s.view));
     bookmark_ = -1;
@@ -234,32 +207,22 @@ bool MainWindow::openScenario(const QString& path) {
 }
 
 session::Scenario MainWindow::currentScenario() const {
-    session::Scenario s = scenario_;  // title, recipe, walkers and bookmarks come from it
+    session::Scenario s = scenario_;  // title and bookmarks come from it
     if (session_.loaded()) {
         s.source = session_.host().source;
         s.topology = session_.topologySpec();
         s.file = session_.file().name();
     }
-    // Keep a recipe path valid from wherever the scenario is saved.
-    if (!s.recipePath.empty())
-        s.recipePath = session::Scenario::resolvePath(s.recipePath, scenarioDir_.toStdString());
-    s.policies.clear();
-    for (const QString& p : sweepControls_->policies().split(QLatin1Char(','), Qt::SkipEmptyParts))
-        s.policies.push_back(p.trimmed().toStdString());
-    s.copies.clear();
-    for (const QString& c : sweepControls_->copies().split(QLatin1Char(','), Qt::SkipEmptyParts))
-        s.copies.push_back(c.trimmed().toUInt());
-    s.durationMs = sweepControls_->durationMs();
-    s.params.clear();
-    const sim::CostParams defaults;
-    for (const auto& info : sim::CostParams::table())
-        if (params_->params().*(info.field) != defaults.*(info.field))
-            s.params[info.name] = params_->params().*(info.field);
+    session_.settings().toScenario(s);  // the recipe path is absolute: valid from anywhere
     s.view = currentViewName().toStdString();
     return s;
 }
 
 bool MainWindow::saveScenario(const QString& path) {
+    if (const QString why = takeSweepGrid(); !why.isEmpty()) {
+        showError(tr("Cannot save the scenario"), tr("The sweep grid is not valid: %1").arg(why));
+        return false;
+    }
     const session::Scenario s = currentScenario();
     if (const std::string why = io::OutputTarget::check(path.toStdString(), windowInputs());
         !why.empty()) {
@@ -275,7 +238,6 @@ bool MainWindow::saveScenario(const QString& path) {
         showError(tr("Cannot save the scenario"), QString::fromUtf8(e.what()));
         return false;
     }
-    scenarioDir_ = QFileInfo(path).absolutePath();
     scenario_ = s;
     statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
     return true;

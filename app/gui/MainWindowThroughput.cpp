@@ -44,9 +44,11 @@ void MainWindow::buildThroughputTab() {
             const QVariant v = settings.value(QStringLiteral("params/") + QLatin1String(info.name));
             if (v.isValid()) p.set(info.name, v.toDouble(), ignored);
         }
+        session_.settings().params = p;
         params_->setParams(p);
     }
     connect(params_, &views::ParamsPanel::paramsChanged, this, [this](const sim::CostParams& p) {
+        session_.settings().params = p;
         if (!persist_) return;
         QSettings settings;
         for (const auto& info : sim::CostParams::table())
@@ -55,12 +57,14 @@ void MainWindow::buildThroughputTab() {
     });
 
     connect(sweepControls_, &views::SweepControls::runRequested, this, [this] { startSweep(); });
+    connect(sweepControls_, &views::SweepControls::gridEdited, this, [this] { takeSweepGrid(); });
     connect(sweepControls_, &views::SweepControls::cancelRequested, sweeps_,
             &SweepController::cancel);
     connect(sweeps_, &SweepController::progress, sweepControls_,
             &views::SweepControls::setProgress);
     connect(sweeps_, &SweepController::finished, this,
             [this](const std::vector<sim::SimResult>& runs) {
+                session_.setSweepResults(runs);
                 const auto& topo = *session_.host().topology;
                 throughput_->setRuns(runs, QString::fromStdString(topo.spec()),
                                      static_cast<int>(topo.pus().size()));
@@ -116,23 +120,52 @@ bool MainWindow::openMeasurements(const QString& path) {
     return true;
 }
 
+QString MainWindow::takeSweepGrid() {
+    session::SimSettings& s = session_.settings();
+    std::vector<mapping::Policy> policies;
+    std::vector<unsigned> copies;
+    std::string why;
+    if (!sim::Sweep::parsePolicies(sweepControls_->policies().toStdString(), policies, why) ||
+        !sim::Sweep::parseCopies(sweepControls_->copies().toStdString(), copies, why)) {
+        sweepControls_->setMessage(QString::fromStdString(why));
+        return QString::fromStdString(why);
+    }
+    s.policies = std::move(policies);
+    // The machine's own default counts stay "the default", so they follow the next topology.
+    const bool defaults =
+        session_.loaded() && copies == sim::Sweep::defaultCopies(static_cast<unsigned>(
+                                           session_.host().topology->pus().size()));
+    s.copies = defaults ? std::vector<unsigned>{} : std::move(copies);
+    s.durationMs = sweepControls_->durationMs();
+    return {};
+}
+
+void MainWindow::showSettings() {
+    const session::SimSettings& s = session_.settings();
+    params_->setParams(s.params);
+    sweepControls_->setPolicies(QString::fromStdString(s.policiesText()));
+    if (session_.loaded()) {
+        QStringList copies;
+        for (unsigned n : s.copiesOn(*session_.host().topology))
+            copies << QString::number(n);
+        sweepControls_->setCopies(copies.join(QLatin1Char(',')));
+    }
+    sweepControls_->setDurationMs(static_cast<int>(s.durationMs));
+    showLiveChoice();
+}
+
 bool MainWindow::startSweep() {
     if (!session_.loaded() || sweeps_->running()) return false;
-    sim::SweepConfig config;
-    QString error;
-    if (!SweepController::parse(sweepControls_->policies(), sweepControls_->copies(), config,
-                                error)) {
-        showError(tr("Cannot run the sweep"), error);
+    if (const QString why = takeSweepGrid(); !why.isEmpty()) {
+        showError(tr("Cannot run the sweep"), why);
         return false;
     }
-    config.durationMs = sweepControls_->durationMs();
-    config.params = params_->params();
-    applyScenarioSweep(config);
+    const session::SimSettings& s = session_.settings();
+    const auto& topo = *session_.host().topology;
     sweepControls_->setRunning(true);
-    sweepControls_->setProgress(0, static_cast<int>(config.policies.size() * config.copies.size()));
-    sweepControls_->setMessage(
-        tr("running on %1").arg(QString::fromStdString(session_.host().topology->spec())));
-    return sweeps_->start(*session_.host().topology, config);
+    sweepControls_->setProgress(0, static_cast<int>(s.policies.size() * s.copiesOn(topo).size()));
+    sweepControls_->setMessage(tr("running on %1").arg(QString::fromStdString(topo.spec())));
+    return sweeps_->start(topo, s);
 }
 
 }  // namespace immap::gui

@@ -14,25 +14,15 @@ SweepController::~SweepController() {
     if (worker_.joinable()) worker_.join();
 }
 
-bool SweepController::parse(const QString& policies, const QString& copies, sim::SweepConfig& out,
-                            QString& error) {
-    std::string why;
-    if (!sim::Sweep::parsePolicies(policies.toStdString(), out.policies, why) ||
-        !sim::Sweep::parseCopies(copies.toStdString(), out.copies, why)) {
-        error = QString::fromStdString(why);
-        return false;
-    }
-    return true;
-}
-
-bool SweepController::start(const topology::Topology& topology, sim::SweepConfig config) {
+bool SweepController::start(const topology::Topology& topology, session::SimSettings settings,
+                            unsigned threads) {
     if (running_) return false;
     if (worker_.joinable()) worker_.join();
     running_ = true;
     cancel_ = false;
-    worker_ = std::thread([this, topo = topology, config]() mutable {
-        config.topology = &topo;
+    worker_ = std::thread([this, topo = topology, settings = std::move(settings), threads] {
         try {
+            const sim::SweepConfig config = settings.sweep(topo, threads);
             auto runs = sim::Sweep::run(
                 config,
                 [this](std::size_t done, std::size_t total) {

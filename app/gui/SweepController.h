@@ -9,8 +9,8 @@
 #include <thread>
 #include <vector>
 
+#include "session/SimSettings.h"
 #include "sim/SimResult.h"
-#include "sim/Sweep.h"
 #include "topology/Topology.h"
 
 class SweepController : public QObject {
@@ -19,11 +19,10 @@ public:
     explicit SweepController(QObject* parent = nullptr);
     ~SweepController() override;
 
-    // Parses the lists; false with the reason when they are not valid.
-    static bool parse(const QString& policies, const QString& copies, immap::sim::SweepConfig& out,
-                      QString& error);
-    // Starts a sweep on a copy of `topology`; false if one is running.
-    bool start(const immap::topology::Topology& topology, immap::sim::SweepConfig config);
+    // Starts the sweep of `settings` (SimSettings::sweep) on copies of `topology` and of the
+    // settings (which keep their recipe alive for the worker); false if one is running.
+    bool start(const immap::topology::Topology& topology, immap::session::SimSettings settings,
+               unsigned threads = 2);
     void cancel();
     bool running() const { return running_; }
     // Blocks until the current sweep (if any) is over; for tests and --screenshot.

@@ -133,14 +133,14 @@ sim::CostParams Calibration::apply(const sim::CostParams& base, double unlockedN
 std::vector<double> Calibration::predict(const CalibrationConfig& config,
                                          const sim::CostParams& params) {
     sim::SweepConfig sc;
-    sc.topology = config.topology;
+    sc.run.topology = config.topology;
     sc.policies = {mapping::Policy{}};
     for (const CalibPoint& p : config.points)
         sc.copies.push_back(p.copies);
-    sc.durationMs = config.durationMs;
-    sc.seed = config.seed;
-    sc.recipe = config.recipe;
-    sc.params = params;
+    sc.run.durationMs = config.durationMs;
+    sc.run.seed = config.seed;
+    sc.run.recipe = config.recipe;
+    sc.run.params = params;
     sc.threads = std::max(1u, config.threads);
     std::vector<double> out;
     for (const sim::SimResult& r : sim::Sweep::run(sc))

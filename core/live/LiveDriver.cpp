@@ -19,15 +19,8 @@ LiveDriver::LiveDriver(const LiveConfig& config) : config_(config) {
     for (const mapping::Policy& p : config_.policies) {
         auto run = std::make_unique<Run>();
         run->state = std::make_unique<LiveState>(config_.rateWindow);
-        sim::SimConfig c;
-        c.topology = config_.topology;
+        sim::SimConfig c = config_.run;
         c.policy = p;
-        c.copies = config_.copies;
-        c.durationMs = config_.durationMs;
-        c.seed = config_.seed;
-        c.recipe = config_.recipe;
-        c.walkersPerSecond = config_.walkersPerSecond;
-        c.params = config_.params;
         c.observer = run->state.get();  // the set-up inserts too: the trees start full
         run->sim = std::make_unique<sim::Simulator>(c);
         run->state->begin(trace::headerFor(c, *run->sim));

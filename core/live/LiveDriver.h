@@ -26,16 +26,18 @@ class Topology;
 namespace immap::live {
 
 struct LiveConfig {
-    const topology::Topology* topology = nullptr;  // required; must outlive the driver
-    std::vector<mapping::Policy> policies;         // one run each (the view shows two)
-    unsigned copies = 1;
-    std::uint64_t seed = 1;
-    const sim::Recipe* recipe = nullptr;
-    sim::CostParams params;
-    double durationMs = 60'000;  // after the warm-up: a live run is long
-    double walkersPerSecond = 0;
-    sim::Time rateWindow = 10'000'000;  // the running execs/s: over the last 10 ms simulated
-    std::string file = "libc.so.6";     // whose tree the snapshot draws
+    // A live run is watched, not measured: it goes on for a minute after the warm-up.
+    static constexpr double kLiveDurationMs = 60'000;
+    // Every run's configuration (its topology and recipe must outlive the driver); each run
+    // sets its own policy.
+    sim::SimConfig run = [] {
+        sim::SimConfig c;
+        c.durationMs = kLiveDurationMs;
+        return c;
+    }();
+    std::vector<mapping::Policy> policies;  // one run each (the view shows two)
+    sim::Time rateWindow = 10'000'000;      // the running execs/s: over the last 10 ms simulated
+    std::string file = "libc.so.6";         // whose tree the snapshot draws
     int tree = 0;
 };
 

@@ -16,6 +16,7 @@
 #include "io/OutputTarget.h"
 #include "io/TextPosition.h"
 #include "mapping/Policy.h"
+#include "session/DefaultScenario.h"
 #include "sim/CostParams.h"
 #include "sim/Recipe.h"
 
@@ -140,7 +141,7 @@ private:
 
 const std::set<QString> kTopKeys = {"version",  "title",     "topology",         "source", "file",
                                     "policies", "copies",    "walkersPerSecond", "recipe", "params",
-                                    "view",     "bookmarks", "durationMs"};
+                                    "view",     "bookmarks", "durationMs",       "seed"};
 const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs"};
 
 bool knownView(const std::string& v) {
@@ -278,6 +279,8 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     if (o.contains("walkersPerSecond"))
         s.walkersPerSecond =
             r.number(o["walkersPerSecond"], "walkersPerSecond", keyAt("walkersPerSecond"), 0, 1e7);
+    if (o.contains("seed"))
+        s.seed = r.integer(o["seed"], "seed", keyAt("seed"), 0, 1e15);  // exact in a double
     if (o.contains("recipe")) readRecipe(r, o["recipe"], keyAt("recipe"), baseDir, s);
     if (o.contains("params")) {
         const qsizetype k = keyAt("params");
@@ -327,6 +330,7 @@ std::string Scenario::toJson() const {
     }
     if (durationMs > 0) o["durationMs"] = durationMs;
     if (walkersPerSecond > 0) o["walkersPerSecond"] = walkersPerSecond;
+    if (seed != 1) o["seed"] = static_cast<double>(seed);
     if (!recipePath.empty()) {
         o["recipe"] = QString::fromStdString(recipePath);
     } else if (!recipeJson.empty()) {
@@ -366,6 +370,15 @@ std::pair<std::string, std::string> Scenario::recipeText(const std::string& base
         return {readSmall(path, "recipe"), path};
     }
     return {recipeJson, scenarioFile + " (embedded recipe)"};
+}
+
+std::string Scenario::sourceSpec(const std::string& baseDir) const {
+    return source.empty() ? kDefaultSource : resolveSpec(source, baseDir);
+}
+
+std::string Scenario::topologySpec(const std::string& baseDir) const {
+    if (!topology.empty()) return resolveSpec(topology, baseDir);
+    return source.empty() ? kDefaultTopology : "";
 }
 
 std::string Scenario::resolvePath(const std::string& path, const std::string& baseDir) {

@@ -42,6 +42,7 @@ struct Scenario {
     std::vector<unsigned> copies;
     double durationMs = 0;        // simulated time per sweep run (0 = the app's default)
     double walkersPerSecond = 0;  // whole-file walkers
+    std::uint64_t seed = 1;       // the simulator's random seed
     std::string recipePath;       // relative to the scenario file, or
     std::string recipeJson;       // an embedded recipe (compact JSON); both empty = built-in
     std::map<std::string, double> params;  // by --list-params name; only those not default
@@ -65,6 +66,12 @@ struct Scenario {
     // Empty text: the built-in recipe.
     std::pair<std::string, std::string> recipeText(const std::string& baseDir,
                                                    const std::string& scenarioFile) const;
+
+    // What it loads, with relative paths resolved against `baseDir` (the scenario's directory):
+    // its source, else the default one; its topology, else none when it names a source (whose
+    // own topology is used), else the default one.
+    std::string sourceSpec(const std::string& baseDir) const;
+    std::string topologySpec(const std::string& baseDir) const;
 
     // Specs with relative file paths resolved against `baseDir` (the scenario's directory).
     static std::string resolveSpec(const std::string& spec, const std::string& baseDir);

@@ -56,6 +56,11 @@ void Session::commit(Staged s) {
     topologySpec_ = std::move(s.topology);
     fileIndex_ = s.fileIndex;
     trees_ = std::move(s.trees);
+    // Copy counts follow the machine: a new host gets its topology's default grid and one live
+    // copy per PU; the rest of the settings stay (and the last sweep's results, which say which
+    // machine they are of).
+    settings_.copies.clear();
+    live_.copies = 0;
 }
 
 void Session::loadDefault() {
@@ -132,6 +137,15 @@ std::int64_t Session::freshPid() const {
     for (std::size_t i = 0; i < trees_->entryCount(); ++i)
         top = std::max(top, trees_->entry(static_cast<int>(i)).vma.pid);
     return top + 1;
+}
+
+sim::SimConfig Session::simConfig(const mapping::Policy& policy, unsigned copies) const {
+    return settings_.config(*host_->topology, policy, copies);
+}
+
+unsigned Session::liveCopies() const {
+    if (live_.copies > 0) return live_.copies;
+    return static_cast<unsigned>(std::max<std::size_t>(1, host_->topology->pus().size()));
 }
 
 }  // namespace immap::session

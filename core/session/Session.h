@@ -11,10 +11,12 @@
 #include <vector>
 
 #include "ProcessRecipe.h"
+#include "SimSettings.h"
 #include "StepPlayer.h"
 #include "TreeSet.h"
 #include "mapping/HostLoader.h"
 #include "mapping/Policy.h"
+#include "sim/SimResult.h"
 
 namespace immap::session {
 
@@ -72,6 +74,28 @@ public:
     // A pid no live VMA of this file uses, for exec.
     std::int64_t freshPid() const;
 
+    // What the simulator runs with (the sweep grid, recipe, walkers, parameters, seed): every
+    // run a window starts is made from these by SimSettings::config. Kept over loads, but for
+    // the copy counts, which a load resets to the new machine's defaults.
+    SimSettings& settings() { return settings_; }
+    const SimSettings& settings() const { return settings_; }
+    // settings().config() on the loaded topology (which must be loaded).
+    sim::SimConfig simConfig(const mapping::Policy& policy, unsigned copies) const;
+    // The contention tab's pair of policies and its copy count (0: one copy per PU).
+    struct LiveChoice {
+        std::string policyA = "single";
+        std::string policyB = "split-locks";
+        unsigned copies = 0;
+        bool operator==(const LiveChoice&) const = default;
+    };
+    LiveChoice& live() { return live_; }
+    const LiveChoice& live() const { return live_; }
+    // The copies a live run gets on the loaded topology.
+    unsigned liveCopies() const;
+    // The last sweep's results, as the throughput tab shows them (kept until the next sweep).
+    const std::vector<sim::SimResult>& sweepResults() const { return sweepResults_; }
+    void setSweepResults(std::vector<sim::SimResult> runs) { sweepResults_ = std::move(runs); }
+
 private:
     void rebuild();
 
@@ -80,6 +104,9 @@ private:
     std::size_t fileIndex_ = 0;
     mapping::Policy split_{mapping::Policy::Kind::SplitTrees, 0};
     std::unique_ptr<TreeSet> trees_;
+    SimSettings settings_;
+    LiveChoice live_;
+    std::vector<sim::SimResult> sweepResults_;
 };
 
 }  // namespace immap::session

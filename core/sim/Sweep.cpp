@@ -12,6 +12,16 @@
 
 namespace immap::sim {
 
+void Sweep::check(const SweepConfig& config) {
+    for (const mapping::Policy& p : config.policies)
+        for (unsigned n : config.copies) {
+            SimConfig c = config.run;
+            c.policy = p;
+            c.copies = n;
+            Simulator::checkConfig(c);
+        }
+}
+
 std::vector<SimResult> Sweep::run(const SweepConfig& config,
                                   const std::function<void(std::size_t, std::size_t)>& progress,
                                   const std::atomic<bool>* cancel) {
@@ -39,15 +49,9 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
             const std::size_t i = next.fetch_add(1);
             if (i >= jobs.size()) return;
             try {
-                SimConfig c;
-                c.topology = config.topology;
+                SimConfig c = config.run;
                 c.policy = jobs[i].policy;
                 c.copies = jobs[i].copies;
-                c.durationMs = config.durationMs;
-                c.seed = config.seed;
-                c.recipe = config.recipe;
-                c.walkersPerSecond = config.walkersPerSecond;
-                c.params = config.params;
                 results[jobs[i].slot] = Simulator(c).run();
             } catch (...) {
                 std::lock_guard<std::mutex> lock(errorMutex);

@@ -14,19 +14,16 @@
 namespace immap::sim {
 
 struct SweepConfig {
-    const topology::Topology* topology = nullptr;
+    SimConfig run;  // every run's configuration; the grid sets its policy and copies
     std::vector<mapping::Policy> policies;
     std::vector<unsigned> copies;
-    double durationMs = 100;
-    std::uint64_t seed = 1;
-    const Recipe* recipe = nullptr;
-    double walkersPerSecond = 0;
-    CostParams params;
     unsigned threads = 2;
 };
 
 class Sweep {
 public:
+    // Throws what Simulator::checkConfig throws for any run of the grid, before one starts.
+    static void check(const SweepConfig& config);
     // Results in grid order: policies outer, copies inner. `progress(done, total)` is called
     // from the worker threads after each run. When `cancel` becomes true, runs not yet started
     // are skipped and the function returns an empty vector.

@@ -62,13 +62,13 @@ int main(int argc, char** argv) {
     const topology::Topology topo = topology::Topology::fromSpec(
         std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
     live::LiveConfig c;
-    c.topology = &topo;
+    c.run.topology = &topo;
     mapping::Policy a, b;
     std::string error;
     mapping::Policy::parse("single", a, error);
     mapping::Policy::parse("split-locks", b, error);
     c.policies = {a, b};
-    c.copies = 384;
+    c.run.copies = 384;
     live::LiveDriver driver(c);
     driver.setSlowdown(1000);
 

@@ -60,7 +60,7 @@ int main(int argc, char** argv) {
     const topology::Topology topo = topology::Topology::fromSpec(
         std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
     sim::SweepConfig cfg;
-    cfg.topology = &topo;
+    cfg.run.topology = &topo;
     for (const char* name : {"single", "split-trees", "split-locks"}) {
         mapping::Policy p;
         std::string error;
@@ -69,7 +69,7 @@ int main(int argc, char** argv) {
     }
     cfg.copies = quick ? std::vector<unsigned>{1, 16, 64}
                        : std::vector<unsigned>{1, 2, 4, 8, 16, 32, 64, 128, 192, 256, 384};
-    if (quick) cfg.durationMs = 5;
+    if (quick) cfg.run.durationMs = 5;
     cfg.threads = threads;
 
     const auto t0 = Clock::now();
@@ -85,7 +85,7 @@ int main(int argc, char** argv) {
     std::printf(
         "sweep: %zu runs (%zu policies x %zu copy counts, %.0f ms simulated each after warm-up), "
         "%u threads\n",
-        runs.size(), cfg.policies.size(), cfg.copies.size(), cfg.durationMs, threads);
+        runs.size(), cfg.policies.size(), cfg.copies.size(), cfg.run.durationMs, threads);
     std::printf("wall time        %8.2f s   (target < 10 s on 2 cores)\n", wall);
     std::printf("lock holds       %10llu  = %.2f M holds per wall second\n",
                 static_cast<unsigned long long>(holds), static_cast<double>(holds) / wall / 1e6);

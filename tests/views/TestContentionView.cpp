@@ -33,13 +33,13 @@ bool same(const QColor& a, const QColor& b) {
 
 live::LiveSnapshot liveRun() {
     live::LiveConfig c;
-    c.topology = &numa12();
+    c.run.topology = &numa12();
     mapping::Policy a, b;
     std::string error;
     mapping::Policy::parse("single", a, error);
     mapping::Policy::parse("split-locks", b, error);
     c.policies = {a, b};
-    c.copies = 384;
+    c.run.copies = 384;
     live::LiveDriver d(c);
     d.advanceTo(1'500'000);
     return d.snapshot(false);

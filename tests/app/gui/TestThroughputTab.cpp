@@ -47,10 +47,11 @@ private slots:
 
         // The same grid straight from core/sim.
         sim::SweepConfig c;
-        QString error;
-        QVERIFY(SweepController::parse("single,split-locks", "1,16,64", c, error));
-        c.topology = w.session().host().topology.get();
-        c.durationMs = 10;
+        std::string error;
+        QVERIFY(sim::Sweep::parsePolicies("single,split-locks", c.policies, error));
+        QVERIFY(sim::Sweep::parseCopies("1,16,64", c.copies, error));
+        c.run.topology = w.session().host().topology.get();
+        c.run.durationMs = 10;
         const auto runs = sim::Sweep::run(c);
         for (const sim::SimResult& r : runs) {
             QCPGraph* g = w.throughputView()->throughputGraph(QString::fromStdString(r.policy));

@@ -38,10 +38,10 @@ mapping::Policy policy(const char* text) {
 
 LiveConfig config(const topology::Topology& topo, unsigned copies) {
     LiveConfig c;
-    c.topology = &topo;
+    c.run.topology = &topo;
     c.policies = {policy("single"), policy("split-locks")};
-    c.copies = copies;
-    c.seed = 7;
+    c.run.copies = copies;
+    c.run.seed = 7;
     return c;
 }
 
@@ -133,7 +133,7 @@ private slots:
     // held to 5% here (some 40 execs per copy in the window).
     void runningRateConvergesToTheRun() {
         LiveConfig c = config(twoNodes(), 8);
-        c.durationMs = 40;
+        c.run.durationMs = 40;
         c.rateWindow = 40'000'000;
         LiveDriver d(c);
         // Go to the end of the measured window of the first run.
@@ -143,12 +143,8 @@ private slots:
         const LiveSnapshot snap = d.snapshot(false);
 
         for (std::size_t i = 0; i < 2; ++i) {
-            sim::SimConfig sc;
-            sc.topology = &twoNodes();
+            sim::SimConfig sc = c.run;
             sc.policy = c.policies[i];
-            sc.copies = c.copies;
-            sc.seed = c.seed;
-            sc.durationMs = c.durationMs;
             const sim::SimResult r = sim::Simulator(sc).run();
             const double live = d.state(i).execsPerSecond(d.simulator(i).endTime());
             QVERIFY2(r.execsPerSecond > 0, "the run completed no execs");

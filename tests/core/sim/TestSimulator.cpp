@@ -121,10 +121,10 @@ private slots:
 
     void sweepIsTheSameOnAnyThreadCount() {
         SweepConfig c;
-        c.topology = &numa12();
+        c.run.topology = &numa12();
         c.policies = {policy("single"), policy("split-locks")};
         c.copies = {1, 8, 64};
-        c.durationMs = 10;
+        c.run.durationMs = 10;
         c.threads = 1;
         const std::string one = Sweep::toJson(Sweep::run(c));
         c.threads = 2;

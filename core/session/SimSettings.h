@@ -1,0 +1,64 @@
+#pragma once
+// What the simulator runs with, kept once for a window (in its Session) or a CLI command: the
+// sweep grid, the simulated time, the seed, the exec recipe, the whole-file walkers and the cost
+// parameters. config() is the one place a sim::SimConfig is made from them, so the sweep, a
+// recording, the live contention run and `immap simulate`/`immap sweep` cannot disagree. A
+// scenario file carries the same values (fromScenario/toScenario).
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "mapping/Policy.h"
+#include "sim/CostParams.h"
+#include "sim/Recipe.h"
+#include "sim/Simulator.h"
+#include "sim/Sweep.h"
+
+namespace immap::session {
+
+struct Scenario;
+
+struct SimSettings {
+    // The sweep grid: policies outer, copy counts inner; no copy counts = Sweep::defaultCopies.
+    std::vector<mapping::Policy> policies = defaultPolicies();
+    std::vector<unsigned> copies;
+    double durationMs = 100;  // simulated time measured per run, after the warm-up
+    std::uint64_t seed = 1;
+    double walkersPerSecond = 0;
+    // The exec recipe (null: Recipe::builtinDefault()) and where it came from, for saving: an
+    // absolute path, or the embedded JSON text; both empty for the built-in one.
+    std::shared_ptr<const sim::Recipe> recipe;
+    std::string recipePath;
+    std::string recipeJson;
+    sim::CostParams params;
+
+    static std::vector<mapping::Policy> defaultPolicies();
+
+    // The one SimConfig: these settings, on `topology`, under `policy`, with `copies` copies.
+    // The topology (and the recipe, which this object owns) must outlive the config.
+    sim::SimConfig config(const topology::Topology& topology, const mapping::Policy& policy,
+                          unsigned copies) const;
+    // The sweep over the grid, each run config()'s (the grid's copy counts, or the topology's
+    // default ones).
+    sim::SweepConfig sweep(const topology::Topology& topology, unsigned threads) const;
+    // The grid's copy counts on `topology`.
+    std::vector<unsigned> copiesOn(const topology::Topology& topology) const;
+
+    // A scenario's values over the defaults. Reads its recipe (throws what Recipe::fromJson or
+    // Scenario::recipeText throws); `scenarioPath` resolves a relative recipe path.
+    static SimSettings fromScenario(const Scenario& s, const std::string& scenarioPath);
+    // Writes these values into `s` (the fields a scenario has for them); parameters only where
+    // they differ from the defaults.
+    void toScenario(Scenario& s) const;
+
+    // Loads a recipe file as the one to run (throws sim::RecipeError or io::InputError).
+    void useRecipeFile(const std::string& path);
+
+    // The grid as text, as the throughput tab's fields show it.
+    std::string policiesText() const;
+    std::string copiesText() const;
+};
+
+}  // namespace immap::session
