@@ -113,7 +113,8 @@ public:
     void addBookmark(const QString& caption);
     views::ReplayControls* replayControls() const { return replayControls_; }
     views::TreeView* replayTreeView() const { return replayTree_; }
-    const trace::TraceCursor* traceCursor() const { return cursor_.get(); }
+    const trace::TraceCursor* traceCursor() const { return session_.replay().cursor.get(); }
+    QString tracePath() const { return QString::fromStdString(session_.replay().path); }
     // The trace's timeline below the replayed tree (MainWindowTimeline.cpp).
     TimelineController* timeline() const { return timeline_; }
     views::TimelineView* timelineView() const { return timelineView_; }
@@ -219,11 +220,8 @@ private:
     QWidget* replayPage_ = nullptr;
     views::ReplayControls* replayControls_ = nullptr;
     views::TreeView* replayTree_ = nullptr;
-    std::unique_ptr<trace::TraceCursor> cursor_;
-    QString tracePath_;
     int replayFile_ = 0;
     int replayTreeIndex_ = 0;
-    std::vector<trace::Bookmark> bookmarks_;
     QTimer* replayTimer_ = nullptr;
     TimelineController* timeline_ = nullptr;
     views::TimelineView* timelineView_ = nullptr;

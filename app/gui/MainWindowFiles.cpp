@@ -232,9 +232,9 @@ std::vector<std::string> MainWindow::windowInputs() const {
     std::vector<std::string> in;
     for (const std::string& spec : {session_.host().source, session_.topologySpec()})
         if (std::string f = io::InputFile::fileOfSpec(spec); !f.empty()) in.push_back(std::move(f));
-    if (!tracePath_.isEmpty()) {
-        in.push_back(tracePath_.toStdString());
-        in.push_back(trace::Bookmarks::sidecarPath(tracePath_.toStdString()));
+    if (!tracePath().isEmpty()) {
+        in.push_back(tracePath().toStdString());
+        in.push_back(trace::Bookmarks::sidecarPath(tracePath().toStdString()));
     }
     if (!session_.settings().recipePath.empty()) in.push_back(session_.settings().recipePath);
     return in;

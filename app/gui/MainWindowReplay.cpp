@@ -66,29 +66,33 @@ void MainWindow::buildReplayTab() {
     replayTimer_->setInterval(40);
 
     connect(replayControls_, &views::ReplayControls::seek, this, &MainWindow::replaySeek);
-    connect(replayControls_, &views::ReplayControls::stepForward, this,
-            [this] { replaySeek(cursor_ ? static_cast<qint64>(cursor_->position()) + 1 : 0); });
+    connect(replayControls_, &views::ReplayControls::stepForward, this, [this] {
+        replaySeek(session_.replay().cursor
+                       ? static_cast<qint64>(session_.replay().cursor->position()) + 1
+                       : 0);
+    });
     connect(replayControls_, &views::ReplayControls::stepBack, this, [this] {
-        if (cursor_ && cursor_->position() > 0)
-            replaySeek(static_cast<qint64>(cursor_->position()) - 1);
+        if (session_.replay().cursor && session_.replay().cursor->position() > 0)
+            replaySeek(static_cast<qint64>(session_.replay().cursor->position()) - 1);
     });
     connect(replayControls_, &views::ReplayControls::playToggled, this, [this] {
         if (replayTimer_->isActive()) {
             replayTimer_->stop();
-        } else if (cursor_) {
+        } else if (session_.replay().cursor) {
             replayTimer_->start();
         }
         replayControls_->setPlaying(replayTimer_->isActive());
     });
     connect(replayTimer_, &QTimer::timeout, this, [this] {
         // About 1% of the trace per second of play, at least one event per frame.
-        if (!cursor_ || cursor_->position() >= cursor_->events()) {
+        if (!session_.replay().cursor ||
+            session_.replay().cursor->position() >= session_.replay().cursor->events()) {
             replayTimer_->stop();
             replayControls_->setPlaying(false);
             return;
         }
-        const auto stepSize = std::max<std::uint64_t>(1, cursor_->events() / 2500);
-        replaySeek(static_cast<qint64>(cursor_->position() + stepSize));
+        const auto stepSize = std::max<std::uint64_t>(1, session_.replay().cursor->events() / 2500);
+        replaySeek(static_cast<qint64>(session_.replay().cursor->position() + stepSize));
     });
     connect(replayControls_, &views::ReplayControls::fileChosen, this, [this](int i) {
         replayFile_ = std::max(0, i);
@@ -99,22 +103,25 @@ void MainWindow::buildReplayTab() {
         refreshReplay();
     });
     connect(replayControls_, &views::ReplayControls::bookmarkRequested, this, [this] {
-        if (!cursor_) return;
+        if (!session_.replay().cursor) return;
         bool ok = false;
         const QString caption = QInputDialog::getText(
-            this, tr("Bookmark"), tr("Caption for event %L1:").arg(cursor_->position()),
+            this, tr("Bookmark"),
+            tr("Caption for event %L1:").arg(session_.replay().cursor->position()),
             QLineEdit::Normal, QString(), &ok);
         if (ok) addBookmark(caption);
     });
     connect(replayControls_, &views::ReplayControls::bookmarkRemoveRequested, this,
             [this](int row) {
-                if (row < 0 || static_cast<std::size_t>(row) >= bookmarks_.size()) return;
-                bookmarks_.erase(bookmarks_.begin() + row);
+                if (row < 0 || static_cast<std::size_t>(row) >= session_.replay().bookmarks.size())
+                    return;
+                session_.replay().bookmarks.erase(session_.replay().bookmarks.begin() + row);
                 saveBookmarks();
             });
     connect(replayControls_, &views::ReplayControls::bookmarkChosen, this, [this](int row) {
-        if (row >= 0 && static_cast<std::size_t>(row) < bookmarks_.size())
-            replaySeek(static_cast<qint64>(bookmarks_[static_cast<std::size_t>(row)].event));
+        if (row >= 0 && static_cast<std::size_t>(row) < session_.replay().bookmarks.size())
+            replaySeek(static_cast<qint64>(
+                session_.replay().bookmarks[static_cast<std::size_t>(row)].event));
     });
 }
 
@@ -155,9 +162,9 @@ bool MainWindow::openTrace(const QString& path) {
         return false;
     }
     replayTimer_->stop();
-    cursor_ = std::move(cursor);
-    tracePath_ = path;
-    bookmarks_ = std::move(marks);
+    session_.replay().cursor = std::move(cursor);
+    session_.replay().path = path.toStdString();
+    session_.replay().bookmarks = std::move(marks);
     replayFile_ = 0;
     replayTreeIndex_ = 0;
     if (timeline)
@@ -165,30 +172,32 @@ bool MainWindow::openTrace(const QString& path) {
     else
         showError(tr("Cannot build the timeline"), timelineError);
     QStringList files, trees;
-    for (const std::string& f : cursor_->header().files)
+    for (const std::string& f : session_.replay().cursor->header().files)
         files << QString::fromStdString(f);
-    for (unsigned t = 0; t < cursor_->header().treesPerFile; ++t)
-        trees << (cursor_->header().treesPerFile == 1 ? tr("the single tree")
-                                                      : tr("tree %1").arg(t));
+    for (unsigned t = 0; t < session_.replay().cursor->header().treesPerFile; ++t)
+        trees << (session_.replay().cursor->header().treesPerFile == 1 ? tr("the single tree")
+                                                                       : tr("tree %1").arg(t));
     replayControls_->setChoices(files, trees);
     tabs_->setCurrentWidget(replayPage_);
-    if (!cursor_->error().empty())
-        showError(tr("The trace stops early"), tr("%1\nEverything before that line is shown.")
-                                                   .arg(QString::fromStdString(cursor_->error())));
-    replaySeek(static_cast<qint64>(cursor_->events()));
+    if (!session_.replay().cursor->error().empty())
+        showError(tr("The trace stops early"),
+                  tr("%1\nEverything before that line is shown.")
+                      .arg(QString::fromStdString(session_.replay().cursor->error())));
+    replaySeek(static_cast<qint64>(session_.replay().cursor->events()));
     saveBookmarks();
-    statusBar()->showMessage(tr("Trace %1: %L2 events (%3).")
-                                 .arg(QFileInfo(path).fileName())
-                                 .arg(cursor_->events())
-                                 .arg(QString::fromStdString(cursor_->header().source)),
-                             6000);
+    statusBar()->showMessage(
+        tr("Trace %1: %L2 events (%3).")
+            .arg(QFileInfo(path).fileName())
+            .arg(session_.replay().cursor->events())
+            .arg(QString::fromStdString(session_.replay().cursor->header().source)),
+        6000);
     return true;
 }
 
 void MainWindow::replaySeek(qint64 position) {
-    if (!cursor_) return;
+    if (!session_.replay().cursor) return;
     try {
-        cursor_->seek(static_cast<std::uint64_t>(std::max<qint64>(0, position)));
+        session_.replay().cursor->seek(static_cast<std::uint64_t>(std::max<qint64>(0, position)));
     } catch (const trace::TraceError& e) {
         replayTimer_->stop();
         showError(tr("Cannot replay the trace"), ErrorText::of(e));
@@ -198,12 +207,12 @@ void MainWindow::replaySeek(qint64 position) {
 }
 
 void MainWindow::refreshReplay() {
-    if (!cursor_) return;
-    const auto& h = cursor_->header();
+    if (!session_.replay().cursor) return;
+    const auto& h = session_.replay().cursor->header();
     const int file = std::min<int>(replayFile_, static_cast<int>(h.files.size()) - 1);
-    const int tree =
-        std::min<int>(replayTreeIndex_, static_cast<int>(cursor_->replay().treeCount(file)) - 1);
-    const itree::IntervalTree& t = cursor_->replay().tree(file, tree);
+    const int tree = std::min<int>(
+        replayTreeIndex_, static_cast<int>(session_.replay().cursor->replay().treeCount(file)) - 1);
+    const itree::IntervalTree& t = session_.replay().cursor->replay().tree(file, tree);
     replayTree_->setTree(session::DrawTree::of(t, [](const itree::Node* n, session::DrawNode& d) {
         d.id = static_cast<int>(trace::TraceReplay::vmaIdOf(n));
         d.homeNode = trace::TraceReplay::homeOf(n);
@@ -212,37 +221,38 @@ void MainWindow::refreshReplay() {
     replayTree_->setTitle(tr("%1, %2 at event %L3")
                               .arg(QString::fromStdString(h.files[static_cast<std::size_t>(file)]))
                               .arg(replayControls_->trees()->currentText())
-                              .arg(cursor_->position()),
+                              .arg(session_.replay().cursor->position()),
                           tr("%L1 VMAs · %2 · %3")
                               .arg(t.size())
                               .arg(QString::fromStdString(h.policy))
                               .arg(QString::fromStdString(h.source)));
-    replayControls_->setPosition(static_cast<qint64>(cursor_->position()),
-                                 static_cast<qint64>(cursor_->events()));
-    replayControls_->setEventText(describe(h, cursor_->lastEvent()));
+    replayControls_->setPosition(static_cast<qint64>(session_.replay().cursor->position()),
+                                 static_cast<qint64>(session_.replay().cursor->events()));
+    replayControls_->setEventText(describe(h, session_.replay().cursor->lastEvent()));
     QStringList marks;
-    for (const trace::Bookmark& b : bookmarks_)
+    for (const trace::Bookmark& b : session_.replay().bookmarks)
         marks << tr("%L1: %2").arg(b.event).arg(QString::fromStdString(b.caption));
     replayControls_->setBookmarks(marks);
-    timeline_->setBookmarks(bookmarks_);
-    timeline_->setReplayPosition(cursor_->position());
+    timeline_->setBookmarks(session_.replay().bookmarks);
+    timeline_->setReplayPosition(session_.replay().cursor->position());
 }
 
 void MainWindow::addBookmark(const QString& caption) {
-    if (!cursor_) return;
-    bookmarks_.push_back({cursor_->position(), caption.toStdString()});
+    if (!session_.replay().cursor) return;
+    session_.replay().bookmarks.push_back(
+        {session_.replay().cursor->position(), caption.toStdString()});
     std::stable_sort(
-        bookmarks_.begin(), bookmarks_.end(),
+        session_.replay().bookmarks.begin(), session_.replay().bookmarks.end(),
         [](const trace::Bookmark& a, const trace::Bookmark& b) { return a.event < b.event; });
     saveBookmarks();
 }
 
 void MainWindow::saveBookmarks() {
-    if (tracePath_.isEmpty()) return;
-    const std::string path = trace::Bookmarks::sidecarPath(tracePath_.toStdString());
+    if (tracePath().isEmpty()) return;
+    const std::string path = trace::Bookmarks::sidecarPath(tracePath().toStdString());
     try {
-        if (!bookmarks_.empty() || QFileInfo::exists(QString::fromStdString(path)))
-            trace::Bookmarks::save(path, bookmarks_);
+        if (!session_.replay().bookmarks.empty() || QFileInfo::exists(QString::fromStdString(path)))
+            trace::Bookmarks::save(path, session_.replay().bookmarks);
     } catch (const trace::TraceError& e) {
         showError(tr("Cannot save the bookmarks"), ErrorText::of(e));
     }
@@ -268,7 +278,7 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
     // that was there as it was. A device or a directory it must not replace.
     // The open trace may be recorded over (the window opens the new one); its other inputs not.
     std::vector<std::string> inputs = windowInputs();
-    if (!tracePath_.isEmpty()) std::erase(inputs, tracePath_.toStdString());
+    if (!tracePath().isEmpty()) std::erase(inputs, tracePath().toStdString());
     if (const std::string why = io::OutputTarget::check(path.toStdString(), inputs); !why.empty()) {
         showError(tr("Cannot record"), QString::fromStdString(why));
         return false;

@@ -17,6 +17,8 @@
 #include "mapping/HostLoader.h"
 #include "mapping/Policy.h"
 #include "sim/SimResult.h"
+#include "trace/Bookmarks.h"
+#include "trace/TraceCursor.h"
 
 namespace immap::session {
 
@@ -95,6 +97,15 @@ public:
     // The last sweep's results, as the throughput tab shows them (kept until the next sweep).
     const std::vector<sim::SimResult>& sweepResults() const { return sweepResults_; }
     void setSweepResults(std::vector<sim::SimResult> runs) { sweepResults_ = std::move(runs); }
+    // The trace on replay (recorded or imported): its file, the cursor over its events and the
+    // bookmarks of its sidecar file. No cursor: no trace open.
+    struct Replay {
+        std::string path;
+        std::unique_ptr<trace::TraceCursor> cursor;
+        std::vector<trace::Bookmark> bookmarks;
+    };
+    Replay& replay() { return replay_; }
+    const Replay& replay() const { return replay_; }
 
 private:
     void rebuild();
@@ -107,6 +118,7 @@ private:
     SimSettings settings_;
     LiveChoice live_;
     std::vector<sim::SimResult> sweepResults_;
+    Replay replay_;
 };
 
 }  // namespace immap::session
