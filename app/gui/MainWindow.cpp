@@ -51,7 +51,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     buildDocks();
     buildThroughputTab();  // after the docks: its parameters dock joins theirs
     buildReplayTab();
-    buildContentionTab();
+    contentionPage_ = new ContentionPage(session_, *this, tabs_);
+    tabs_->addTab(contentionPage_, tr("Contention"));
     buildPageTable();
     buildMenus();
     buildScenarioUi();

@@ -11,7 +11,8 @@
 
 #include <QTimer>
 #include "AnimationController.h"
-#include "ContentionController.h"
+#include "ContentionPage.h"
+#include "PageHost.h"
 #include "SweepController.h"
 #include "TimelineController.h"
 #include "session/Scenario.h"
@@ -41,7 +42,7 @@ class QToolBar;
 
 namespace immap::gui {
 
-class MainWindow : public QMainWindow {
+class MainWindow : public QMainWindow, public PageHost {
     Q_OBJECT
 public:
     // persist: read and write QSettings (off for --screenshot, so a run never disturbs them).
@@ -89,7 +90,7 @@ public:
     bool exportView(const QString& path);
     // The files the window has read and may read again (source, topology, trace and its
     // bookmarks, the scenario's recipe): no export, recording or scenario may replace one.
-    std::vector<std::string> windowInputs() const;
+    std::vector<std::string> windowInputs() const override;
     // Loads a host (Session::stage on a worker, then commit); false on an error (shown) or a
     // cancel (the window unchanged).
     bool loadInBackground(const QString& what, const std::string& source,
@@ -139,19 +140,22 @@ public:
     QLabel* captionLabel() const { return caption_; }
     QLabel* sweepSummary() const { return sweepSummary_; }
 
-    // The contention tab: two policies live side by side, simulated on a worker thread.
-    bool startContention();
-    // For --screenshot and tests: the same two runs advanced here, on this thread, to `until`
-    // (simulated ns) in `frames` evenly spaced snapshots (the lanes' history).
-    bool runContentionFor(sim::Time until, int frames);
-    // What the next live run starts with: the session's live choice and settings (false after
-    // an error dialog, or with nothing loaded).
-    bool contentionConfig(live::LiveConfig& config);
-    ContentionController* contention() const { return contention_; }
-    views::ContentionControls* contentionControls() const { return contentionControls_; }
-    views::ContentionView* contentionView(int side) const { return contentionViews_[side]; }
-    views::TreeView* contentionTree(int side) const { return contentionTrees_[side]; }
-    QWidget* contentionPage() const { return contentionPage_; }
+    // The contention tab (ContentionPage): two policies live side by side.
+    ContentionPage* contentionPage() const { return contentionPage_; }
+    bool startContention() { return contentionPage_->start(); }
+    bool runContentionFor(sim::Time until, int frames) {
+        return contentionPage_->runFor(until, frames);
+    }
+    bool contentionConfig(live::LiveConfig& config) { return contentionPage_->config(config); }
+    ContentionController* contention() const { return contentionPage_->controller(); }
+    views::ContentionControls* contentionControls() const { return contentionPage_->controls(); }
+    views::ContentionView* contentionView(int side) const { return contentionPage_->view(side); }
+    views::TreeView* contentionTree(int side) const { return contentionPage_->tree(side); }
+
+    // PageHost: what the pages ask of the window.
+    void showError(const QString& title, const QString& text) override;
+    void showStatus(const QString& text, int timeoutMs) override;
+    bool interactive() const override { return !headless_; }
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -168,7 +172,6 @@ private:
     void refreshStatus();
     void runOps(std::unique_ptr<session::StepPlayer> player);
     void showWalk(const session::WalkPlayer& walk);
-    void showError(const QString& title, const QString& text);
     bool guarded(const QString& what, const std::function<void()>& load);
     void addRecent(const QString& entry);
     void rebuildRecentMenu();
@@ -178,13 +181,9 @@ private:
     void insertDialog();
     void buildThroughputTab();
     void buildReplayTab();
-    void buildContentionTab();
-    void showLiveChoice();  // the session's live choice into the contention controls
-    void takeLiveChoice();  // and back
     // The sweep fields into the session; the reason when they do not parse (kept as they were).
     QString takeSweepGrid();
     void showSettings();  // the session's settings into the controls that edit them
-    void showContention(const live::LiveSnapshot& s);
     void showSweepHeat(const std::vector<sim::SimResult>& runs);
     void refreshReplay();
     void saveBookmarks();
@@ -236,7 +235,7 @@ private:
     QToolBar* captionBar_ = nullptr;
     QLabel* caption_ = nullptr;
     QLabel* sweepSummary_ = nullptr;
-    QWidget* contentionPage_ = nullptr;
+    ContentionPage* contentionPage_ = nullptr;
     // Every tab by its view name, in Scenario::viewNames() order: the one table setView, the
     // View menu and scenario saves read.
     std::vector<std::pair<QString, QWidget*>> pages_;
@@ -250,11 +249,6 @@ private:
     QDockWidget* filesDock_ = nullptr;
     QDockWidget* vmaDock_ = nullptr;
     void buildPageTable();
-    views::ContentionControls* contentionControls_ = nullptr;
-    views::ContentionView* contentionViews_[2] = {nullptr, nullptr};
-    views::TreeView* contentionTrees_[2] = {nullptr, nullptr};
-    ContentionController* contention_ = nullptr;
-    std::shared_ptr<const session::DrawTree> contentionTreeShown_[2];
 };
 
 }  // namespace immap::gui

@@ -35,6 +35,10 @@ namespace {
 constexpr int kMaxRecent = 8;
 }
 
+void MainWindow::showStatus(const QString& text, int timeoutMs) {
+    statusBar()->showMessage(text, timeoutMs);
+}
+
 void MainWindow::showError(const QString& title, const QString& text) {
     lastError_ = text;
     if (headless_) {

@@ -151,7 +151,7 @@ void MainWindow::showSettings() {
         sweepControls_->setCopies(copies.join(QLatin1Char(',')));
     }
     sweepControls_->setDurationMs(static_cast<int>(s.durationMs));
-    showLiveChoice();
+    contentionPage_->showChoice();
 }
 
 bool MainWindow::startSweep() {

@@ -1,0 +1,21 @@
+#pragma once
+// What a tab page asks of the window around it, given to each page explicitly: an error shown
+// (a dialog, or stderr when headless), a status-bar message, whether it may show a progress
+// dialog, and the files the window has read (which no page may write over).
+
+#include <QString>
+#include <string>
+#include <vector>
+
+namespace immap::gui {
+
+class PageHost {
+public:
+    virtual ~PageHost() = default;
+    virtual void showError(const QString& title, const QString& text) = 0;
+    virtual void showStatus(const QString& text, int timeoutMs) = 0;
+    virtual bool interactive() const = 0;  // false headless: no progress dialogs
+    virtual std::vector<std::string> windowInputs() const = 0;
+};
+
+}  // namespace immap::gui
