@@ -14,6 +14,7 @@
 #include "ContentionPage.h"
 #include "PageHost.h"
 #include "SweepController.h"
+#include "ThroughputPage.h"
 #include "TimelineController.h"
 #include "session/Scenario.h"
 #include "session/Session.h"
@@ -97,12 +98,13 @@ public:
                           const std::string& topology, const std::string& file);
 
     // The throughput tab: runs a sweep of the current topology in the background.
-    views::ThroughputView* throughputView() const { return throughput_; }
-    views::SweepControls* sweepControls() const { return sweepControls_; }
+    ThroughputPage* throughputPage() const { return throughputPage_; }
+    views::ThroughputView* throughputView() const { return throughputPage_->view(); }
+    views::SweepControls* sweepControls() const { return throughputPage_->controls(); }
     views::ParamsPanel* paramsPanel() const { return params_; }
     views::TopologyView* topologyView() const { return topology_; }
-    SweepController* sweeps() const { return sweeps_; }
-    bool startSweep();
+    SweepController* sweeps() const { return throughputPage_->sweeps(); }
+    bool startSweep() { return throughputPage_->startSweep(); }
     // Real execl figures (immap bench execl --output FILE) over the simulated curves.
     bool openMeasurements(const QString& path);
 
@@ -138,7 +140,7 @@ public:
     void previousBookmark() { showBookmark(bookmark_ - 1); }
     int currentBookmark() const { return bookmark_; }
     QLabel* captionLabel() const { return caption_; }
-    QLabel* sweepSummary() const { return sweepSummary_; }
+    QLabel* sweepSummary() const { return throughputPage_->summary(); }
 
     // The contention tab (ContentionPage): two policies live side by side.
     ContentionPage* contentionPage() const { return contentionPage_; }
@@ -181,10 +183,7 @@ private:
     void insertDialog();
     void buildThroughputTab();
     void buildReplayTab();
-    // The sweep fields into the session; the reason when they do not parse (kept as they were).
-    QString takeSweepGrid();
     void showSettings();  // the session's settings into the controls that edit them
-    void showSweepHeat(const std::vector<sim::SimResult>& runs);
     void refreshReplay();
     void saveBookmarks();
     void recordDialog();
@@ -210,10 +209,7 @@ private:
     QListWidget* files_ = nullptr;
     QMenu* recentMenu_ = nullptr;
     AnimationController* anim_ = nullptr;
-    QWidget* throughputPage_ = nullptr;
-    views::ThroughputView* throughput_ = nullptr;
-    views::SweepControls* sweepControls_ = nullptr;
-    SweepController* sweeps_ = nullptr;
+    ThroughputPage* throughputPage_ = nullptr;
     views::ParamsPanel* params_ = nullptr;
     views::TopologyView* topology_ = nullptr;
     QWidget* replayPage_ = nullptr;
@@ -234,7 +230,6 @@ private:
     Qt::WindowStates stateBeforeWorkshop_;
     QToolBar* captionBar_ = nullptr;
     QLabel* caption_ = nullptr;
-    QLabel* sweepSummary_ = nullptr;
     ContentionPage* contentionPage_ = nullptr;
     // Every tab by its view name, in Scenario::viewNames() order: the one table setView, the
     // View menu and scenario saves read.

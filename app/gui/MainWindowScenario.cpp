@@ -1,12 +1,10 @@
 // MainWindow's workshop side: scenario files (open, save, apply), workshop mode (full screen,
-// large type, a caption bar stepping through the scenario's bookmarks), and the sweep summary
-// line (walker latency and memory per inode, which the plot does not show).
+// large type, a caption bar stepping through the scenario's bookmarks).
 #include <QAction>
 #include <QApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QLocale>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSignalBlocker>
@@ -14,14 +12,12 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 #include <algorithm>
-#include <numeric>
 
 #include "MainWindow.h"
 
 #include "ErrorText.h"
 #include "io/OutputTarget.h"
 #include "session/DefaultScenario.h"
-#include "sim/Recipe.h"
 
 namespace immap::gui {
 
@@ -44,42 +40,6 @@ protected:
         if (heightForWidth(width()) != height()) updateGeometry();
     }
 };
-
-// Each policy at the smallest and the largest copy count swept: walker latency and memory per
-// inode, which the plot does not show.
-QString summarise(const std::vector<sim::SimResult>& runs) {
-    if (runs.empty()) return {};
-    unsigned low = runs.front().copies, high = runs.front().copies;
-    for (const sim::SimResult& r : runs) {
-        low = std::min(low, r.copies);
-        high = std::max(high, r.copies);
-    }
-    const QLocale loc;
-    QStringList lines;
-    for (unsigned copies : {low, high}) {
-        QStringList parts;
-        for (const sim::SimResult& r : runs) {
-            if (r.copies != copies) continue;
-            QString s = QStringLiteral("%1 %2 execs/s")
-                            .arg(QString::fromStdString(r.policy))
-                            .arg(loc.toString(r.execsPerSecond, 'f', 0));
-            if (r.walkersPerSecond > 0)
-                s += MainWindow::tr(", walk %1 µs")
-                         .arg(loc.toString(r.walkerLatencyMeanNs / 1e3, 'f', 1));
-            s += MainWindow::tr(", %1 B/inode").arg(r.memoryPerInodeBytes);
-            parts << s;
-        }
-        lines << (copies == 1 ? MainWindow::tr("1 copy: ")
-                              : MainWindow::tr("%1 copies: ").arg(copies)) +
-                     parts.join(QStringLiteral(" · "));
-        if (low == high) break;
-    }
-    const double walkers = runs.front().walkersPerSecond;
-    if (walkers > 0)
-        lines.prepend(
-            MainWindow::tr("With %1 whole-file walks/s:").arg(loc.toString(walkers, 'f', 0)));
-    return lines.join(QLatin1Char('\n'));
-}
 
 }  // namespace
 
@@ -144,18 +104,6 @@ void MainWindow::buildScenarioUi() {
         ->setToolTip(tr("Next bookmark (PgDn)"));
     addToolBar(Qt::TopToolBarArea, captionBar_);
     captionBar_->hide();
-
-    sweepSummary_ = new QLabel(throughputPage_);
-    sweepSummary_->setObjectName(QStringLiteral("sweepSummary"));
-    sweepSummary_->setWordWrap(true);
-    sweepSummary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    sweepSummary_->setMargin(4);
-    if (auto* box = qobject_cast<QVBoxLayout*>(throughputPage_->layout()))
-        box->addWidget(sweepSummary_);
-    connect(sweeps_, &SweepController::finished, this,
-            [this](const std::vector<sim::SimResult>& runs) {
-                sweepSummary_->setText(summarise(runs));
-            });
 }
 
 bool MainWindow::openScenario(const QString& path) {
@@ -180,18 +128,13 @@ bool MainWindow::openScenario(const QString& path) {
     const std::string base = dir.toStdString();
     const QString source = QString::fromStdString(s.sourceSpec(base));
     const QString topology = QString::fromStdString(s.topologySpec(base));
-    if (sweeps_->running()) {  // a sweep of the settings the scenario replaces
-        sweeps_->cancel();
-        sweeps_->wait();
-        QCoreApplication::processEvents();
-    }
     if (!openSource(source, topology, QString::fromStdString(s.file))) return false;
 
+    throughputPage_->reset();  // a sweep of the settings the scenario replaces
     scenario_ = s;
     // The scenario's settings replace the session's whole (what it leaves out is the default).
     session_.settings() = std::move(settings);
     showSettings();
-    sweepSummary_->clear();
     if (!s.view.empty()) setView(QString::fromStdString(s.view));
     bookmark_ = -1;
     for (QAction* a : {nextBookmarkAction_, previousBookmarkAction_})
@@ -219,7 +162,7 @@ session::Scenario MainWindow::currentScenario() const {
 }
 
 bool MainWindow::saveScenario(const QString& path) {
-    if (const QString why = takeSweepGrid(); !why.isEmpty()) {
+    if (const QString why = throughputPage_->takeGrid(); !why.isEmpty()) {
         showError(tr("Cannot save the scenario"), tr("The sweep grid is not valid: %1").arg(why));
         return false;
     }

@@ -1,0 +1,181 @@
+#include "ThroughputPage.h"
+
+#include <QCoreApplication>
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "ErrorText.h"
+#include "io/InputError.h"
+#include "measure/MeasuredCurve.h"
+
+namespace immap::gui {
+
+ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views::TopologyView* heat,
+                               QWidget* parent)
+    : QWidget(parent), session_(session), host_(host), heat_(heat) {
+    controls_ = new views::SweepControls(this);
+    view_ = new views::ThroughputView(this);
+    summary_ = new QLabel(this);
+    summary_->setObjectName(QStringLiteral("sweepSummary"));
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_->setMargin(4);
+    auto* box = new QVBoxLayout(this);
+    box->setContentsMargins(0, 0, 0, 0);
+    box->setSpacing(0);
+    box->addWidget(controls_);
+    box->addWidget(view_, 1);
+    box->addWidget(summary_);
+    sweeps_ = new SweepController(this);
+
+    connect(controls_, &views::SweepControls::runRequested, this, [this] { startSweep(); });
+    connect(controls_, &views::SweepControls::gridEdited, this, [this] { takeGrid(); });
+    connect(controls_, &views::SweepControls::cancelRequested, sweeps_, &SweepController::cancel);
+    connect(sweeps_, &SweepController::progress, controls_, &views::SweepControls::setProgress);
+    connect(sweeps_, &SweepController::finished, this, &ThroughputPage::finished);
+    connect(sweeps_, &SweepController::cancelled, this, [this] {
+        controls_->setRunning(false);
+        controls_->setMessage(tr("cancelled"));
+    });
+    connect(sweeps_, &SweepController::failed, this, [this](const QString& reason) {
+        controls_->setRunning(false);
+        controls_->setMessage(tr("failed"));
+        host_.showError(tr("Sweep failed"), reason);
+    });
+}
+
+void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
+    session_.setSweepResults(runs);
+    const auto& topo = *session_.host().topology;
+    view_->setRuns(runs, QString::fromStdString(topo.spec()), static_cast<int>(topo.pus().size()));
+    controls_->setRunning(false);
+    controls_->setMessage(tr("%1 runs").arg(runs.size()));
+    summary_->setText(summarise(runs));
+    showHeat(runs);
+    host_.showStatus(tr("Sweep done: %1 runs.").arg(runs.size()), 5000);
+}
+
+// The topology view's heat: each CPU's share of time waiting for i_mmap locks in the biggest
+// run of the first policy swept.
+void ThroughputPage::showHeat(const std::vector<sim::SimResult>& runs) {
+    const sim::SimResult* big = nullptr;
+    for (const sim::SimResult& r : runs)
+        if (r.policy == runs.front().policy && (!big || r.copies > big->copies)) big = &r;
+    if (!big || !heat_) return;
+    std::vector<std::pair<unsigned, double>> heat;
+    for (const sim::CpuResult& c : big->cpus)
+        heat.push_back({c.cpu, c.waitShare()});
+    heat_->setHeat(
+        heat,
+        tr("lock wait, %1 at %2 copies").arg(QString::fromStdString(big->policy)).arg(big->copies));
+}
+
+QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
+    if (runs.empty()) return {};
+    unsigned low = runs.front().copies, high = runs.front().copies;
+    for (const sim::SimResult& r : runs) {
+        low = std::min(low, r.copies);
+        high = std::max(high, r.copies);
+    }
+    const QLocale loc;
+    QStringList lines;
+    for (unsigned copies : {low, high}) {
+        QStringList parts;
+        for (const sim::SimResult& r : runs) {
+            if (r.copies != copies) continue;
+            QString s = QStringLiteral("%1 %2 execs/s")
+                            .arg(QString::fromStdString(r.policy))
+                            .arg(loc.toString(r.execsPerSecond, 'f', 0));
+            if (r.walkersPerSecond > 0)
+                s += tr(", walk %1 µs").arg(loc.toString(r.walkerLatencyMeanNs / 1e3, 'f', 1));
+            s += tr(", %1 B/inode").arg(r.memoryPerInodeBytes);
+            parts << s;
+        }
+        lines << (copies == 1 ? tr("1 copy: ") : tr("%1 copies: ").arg(copies)) +
+                     parts.join(QStringLiteral(" · "));
+        if (low == high) break;
+    }
+    const double walkers = runs.front().walkersPerSecond;
+    if (walkers > 0)
+        lines.prepend(tr("With %1 whole-file walks/s:").arg(loc.toString(walkers, 'f', 0)));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString ThroughputPage::takeGrid() {
+    session::SimSettings& s = session_.settings();
+    std::vector<mapping::Policy> policies;
+    std::vector<unsigned> copies;
+    std::string why;
+    if (!sim::Sweep::parsePolicies(controls_->policies().toStdString(), policies, why) ||
+        !sim::Sweep::parseCopies(controls_->copies().toStdString(), copies, why)) {
+        controls_->setMessage(QString::fromStdString(why));
+        return QString::fromStdString(why);
+    }
+    s.policies = std::move(policies);
+    // The machine's own default counts stay "the default", so they follow the next topology.
+    const bool defaults =
+        session_.loaded() && copies == sim::Sweep::defaultCopies(static_cast<unsigned>(
+                                           session_.host().topology->pus().size()));
+    s.copies = defaults ? std::vector<unsigned>{} : std::move(copies);
+    s.durationMs = controls_->durationMs();
+    return {};
+}
+
+void ThroughputPage::showGrid() {
+    const session::SimSettings& s = session_.settings();
+    controls_->setPolicies(QString::fromStdString(s.policiesText()));
+    if (session_.loaded()) {
+        QStringList copies;
+        for (unsigned n : s.copiesOn(*session_.host().topology))
+            copies << QString::number(n);
+        controls_->setCopies(copies.join(QLatin1Char(',')));
+    }
+    controls_->setDurationMs(static_cast<int>(s.durationMs));
+}
+
+void ThroughputPage::reset() {
+    if (sweeps_->running()) {
+        sweeps_->cancel();
+        sweeps_->wait();
+        QCoreApplication::processEvents();
+    }
+    summary_->clear();
+}
+
+bool ThroughputPage::startSweep() {
+    if (!session_.loaded() || sweeps_->running()) return false;
+    if (const QString why = takeGrid(); !why.isEmpty()) {
+        host_.showError(tr("Cannot run the sweep"), why);
+        return false;
+    }
+    const session::SimSettings& s = session_.settings();
+    const auto& topo = *session_.host().topology;
+    controls_->setRunning(true);
+    controls_->setProgress(0, static_cast<int>(s.policies.size() * s.copiesOn(topo).size()));
+    controls_->setMessage(tr("running on %1").arg(QString::fromStdString(topo.spec())));
+    return sweeps_->start(topo, s);
+}
+
+bool ThroughputPage::openMeasurements(const QString& path) {
+    try {
+        const measure::MeasuredCurve curve = measure::MeasuredCurve::fromFile(path.toStdString());
+        std::vector<views::ThroughputView::Measured> points;
+        for (const measure::MeasuredPoint& p : curve.points)
+            points.push_back({p.copies, p.execsPerSecond, p.stddev});
+        view_->setMeasured(points, tr("measured on %1 (%2 runs each, load %3)")
+                                       .arg(QString::fromStdString(curve.host))
+                                       .arg(curve.repeat)
+                                       .arg(curve.loadAverage, 0, 'f', 1));
+    } catch (const io::InputError& e) {
+        host_.showError(tr("Cannot open the measurements"), ErrorText::of(e));
+        return false;
+    } catch (const std::exception& e) {
+        host_.showError(tr("Cannot open the measurements"), QString::fromUtf8(e.what()));
+        return false;
+    }
+    return true;
+}
+
+}  // namespace immap::gui

@@ -1,0 +1,60 @@
+#pragma once
+// The throughput tab: the sweep grid's fields, the throughput plot, and a summary line (walker
+// latency and memory per inode, which the plot does not show), over a SweepController that runs
+// core/sim's Sweep in the background. The grid and the results live in the session; the fields
+// show and edit them. A finished sweep also paints the topology tab's heat (each CPU's share of
+// time waiting for i_mmap locks), given here as the view to paint.
+
+#include <QWidget>
+
+#include "PageHost.h"
+#include "SweepController.h"
+#include "session/Session.h"
+#include "views/SweepControls.h"
+#include "views/ThroughputView.h"
+#include "views/TopologyView.h"
+
+class QLabel;
+
+namespace immap::gui {
+
+class ThroughputPage : public QWidget {
+    Q_OBJECT
+public:
+    ThroughputPage(session::Session& session, PageHost& host, views::TopologyView* heat,
+                   QWidget* parent = nullptr);
+
+    // Runs the session's sweep (after taking the fields into it); false on an error or while
+    // one runs.
+    bool startSweep();
+    // The fields into the session; the reason when they do not parse (the session unchanged).
+    QString takeGrid();
+    // The session's grid into the fields (after a load or a scenario).
+    void showGrid();
+    // Cancels a running sweep and waits for it; clears the summary (a new scenario).
+    void reset();
+    // Real execl figures (immap bench execl --output FILE) over the simulated curves.
+    bool openMeasurements(const QString& path);
+
+    views::ThroughputView* view() const { return view_; }
+    views::SweepControls* controls() const { return controls_; }
+    SweepController* sweeps() const { return sweeps_; }
+    QLabel* summary() const { return summary_; }
+
+    // Each policy at the smallest and the largest copy count swept, as the summary line says.
+    static QString summarise(const std::vector<sim::SimResult>& runs);
+
+private:
+    void finished(const std::vector<sim::SimResult>& runs);
+    void showHeat(const std::vector<sim::SimResult>& runs);
+
+    session::Session& session_;
+    PageHost& host_;
+    views::TopologyView* heat_;
+    views::SweepControls* controls_ = nullptr;
+    views::ThroughputView* view_ = nullptr;
+    QLabel* summary_ = nullptr;
+    SweepController* sweeps_ = nullptr;
+};
+
+}  // namespace immap::gui
