@@ -50,7 +50,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     setCentralWidget(tabs_);
     buildDocks();
     buildThroughputTab();  // after the docks: its parameters dock joins theirs
-    buildReplayTab();
+    replayPage_ = new ReplayPage(session_, *this, tabs_);
+    tabs_->addTab(replayPage_, tr("Replay"));
     contentionPage_ = new ContentionPage(session_, *this, tabs_);
     tabs_->addTab(contentionPage_, tr("Contention"));
     buildPageTable();
@@ -159,7 +160,7 @@ void MainWindow::buildMenus() {
                                          tr("immap traces (*.trace);;All files (*)"));
         if (!path.isEmpty()) openTrace(path);
     });
-    file->addAction(tr("Re&cord a simulation…"), this, &MainWindow::recordDialog);
+    file->addAction(tr("Re&cord a simulation…"), this, [this] { replayPage_->recordDialog(); });
     file->addAction(tr("Open &measurements…"), this, [this] {
         const QString path = QFileDialog::getOpenFileName(
             this, tr("Measured execl figures (immap bench execl --output)"), QString(),

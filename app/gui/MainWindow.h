@@ -13,6 +13,7 @@
 #include "AnimationController.h"
 #include "ContentionPage.h"
 #include "PageHost.h"
+#include "ReplayPage.h"
 #include "SweepController.h"
 #include "ThroughputPage.h"
 #include "TimelineController.h"
@@ -108,21 +109,23 @@ public:
     // Real execl figures (immap bench execl --output FILE) over the simulated curves.
     bool openMeasurements(const QString& path);
 
-    // The replay tab: a native trace (recorded or imported), scrubbed event by event.
-    bool openTrace(const QString& path);
+    // The replay tab (ReplayPage): a native trace, scrubbed event by event, and its timeline.
+    ReplayPage* replayPage() const { return replayPage_; }
+    bool openTrace(const QString& path) { return replayPage_->openTrace(path); }
     // Simulates and records a trace of the loaded topology, then opens it for replay.
-    bool recordTrace(const QString& path, const QString& policy, int copies, int durationMs);
-    void replaySeek(qint64 position);
-    void addBookmark(const QString& caption);
-    views::ReplayControls* replayControls() const { return replayControls_; }
-    views::TreeView* replayTreeView() const { return replayTree_; }
+    bool recordTrace(const QString& path, const QString& policy, int copies, int durationMs) {
+        return replayPage_->recordTrace(path, policy, copies, durationMs);
+    }
+    void replaySeek(qint64 position) { replayPage_->seek(position); }
+    void addBookmark(const QString& caption) { replayPage_->addBookmark(caption); }
+    views::ReplayControls* replayControls() const { return replayPage_->controls(); }
+    views::TreeView* replayTreeView() const { return replayPage_->treeView(); }
     const trace::TraceCursor* traceCursor() const { return session_.replay().cursor.get(); }
     QString tracePath() const { return QString::fromStdString(session_.replay().path); }
-    // The trace's timeline below the replayed tree (MainWindowTimeline.cpp).
-    TimelineController* timeline() const { return timeline_; }
-    views::TimelineView* timelineView() const { return timelineView_; }
-    views::TimelinePanel* timelinePanel() const { return timelinePanel_; }
-    bool exportTimeline(const QString& path);
+    TimelineController* timeline() const { return replayPage_->timeline(); }
+    views::TimelineView* timelineView() const { return replayPage_->timelineView(); }
+    views::TimelinePanel* timelinePanel() const { return replayPage_->timelinePanel(); }
+    bool exportTimeline(const QString& path) { return replayPage_->exportTimeline(path); }
 
     // Workshop scenarios (MainWindowScenario.cpp): open applies topology, source, file,
     // parameters, sweep grid, view and bookmarks, or shows an error and changes nothing.
@@ -158,6 +161,8 @@ public:
     void showError(const QString& title, const QString& text) override;
     void showStatus(const QString& text, int timeoutMs) override;
     bool interactive() const override { return !headless_; }
+    bool persists() const override { return persist_; }
+    void showPage(QWidget* page) override { tabs_->setCurrentWidget(page); }
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -182,15 +187,9 @@ private:
     void exportDialog();
     void insertDialog();
     void buildThroughputTab();
-    void buildReplayTab();
     void showSettings();  // the session's settings into the controls that edit them
-    void refreshReplay();
-    void saveBookmarks();
-    void recordDialog();
     void buildScenarioUi();
     void reportSkipped(const QString& spec);
-    QWidget* buildTimeline(QWidget* parent);
-    static std::vector<std::pair<int, int>> traceCpuNodes(const std::string& topologySpec);
 
     session::Session session_;
     bool persist_;
@@ -212,15 +211,7 @@ private:
     ThroughputPage* throughputPage_ = nullptr;
     views::ParamsPanel* params_ = nullptr;
     views::TopologyView* topology_ = nullptr;
-    QWidget* replayPage_ = nullptr;
-    views::ReplayControls* replayControls_ = nullptr;
-    views::TreeView* replayTree_ = nullptr;
-    int replayFile_ = 0;
-    int replayTreeIndex_ = 0;
-    QTimer* replayTimer_ = nullptr;
-    TimelineController* timeline_ = nullptr;
-    views::TimelineView* timelineView_ = nullptr;
-    views::TimelinePanel* timelinePanel_ = nullptr;
+    ReplayPage* replayPage_ = nullptr;
     int selected_ = -1;
     bool fillingFiles_ = false;
     session::Scenario scenario_;

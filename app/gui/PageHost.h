@@ -1,9 +1,11 @@
 #pragma once
 // What a tab page asks of the window around it, given to each page explicitly: an error shown
 // (a dialog, or stderr when headless), a status-bar message, whether it may show a progress
-// dialog, and the files the window has read (which no page may write over).
+// dialog, the files the window has read (which no page may write over), whether settings may be
+// written, and bringing a page to the front.
 
 #include <QString>
+#include <QWidget>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,11 @@ public:
     virtual void showStatus(const QString& text, int timeoutMs) = 0;
     virtual bool interactive() const = 0;  // false headless: no progress dialogs
     virtual std::vector<std::string> windowInputs() const = 0;
+    virtual bool persists() const = 0;  // may write QSettings (off for --screenshot and tests)
+    virtual void showPage(QWidget* page) = 0;  // bring a tab to the front
+
+protected:
+    PageHost() = default;
 };
 
 }  // namespace immap::gui

@@ -1,25 +1,28 @@
-// MainWindow's replay tab: a native trace scrubbed event by event (core/trace's TraceCursor,
-// checkpointed, so any position is a short replay away), the chosen file's tree drawn as the
-// trace left it, bookmarks with captions beside the trace, and recording a simulation.
+#include "ReplayPage.h"
+
 #include <QApplication>
+#include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QInputDialog>
+#include <QScrollArea>
+#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <cstdio>
 #include <cstring>
 
 #include "BusyTask.h"
-#include "MainWindow.h"
-
 #include "ErrorText.h"
 #include "io/OutputTarget.h"
 #include "limits/UserReason.h"
 #include "sim/Simulator.h"
+#include "topology/Topology.h"
 #include "trace/TraceError.h"
 #include "trace/TraceWriter.h"
+#include "views/ViewExporter.h"
 
 namespace immap::gui {
 
@@ -47,62 +50,61 @@ QString describe(const trace::TraceHeader& h, const sim::SimEvent& e) {
 
 }  // namespace
 
-void MainWindow::buildReplayTab() {
-    replayPage_ = new QWidget(tabs_);
-    replayControls_ = new views::ReplayControls(replayPage_);
-    replayTree_ = new views::TreeView(replayPage_);
-    auto* box = new QVBoxLayout(replayPage_);
+ReplayPage::ReplayPage(session::Session& session, PageHost& host, QWidget* parent)
+    : QWidget(parent), session_(session), host_(host) {
+    controls_ = new views::ReplayControls(this);
+    tree_ = new views::TreeView(this);
+    auto* box = new QVBoxLayout(this);
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(0);
-    box->addWidget(replayControls_);
-    auto* split = new QSplitter(Qt::Vertical, replayPage_);
-    split->addWidget(replayTree_);
+    box->addWidget(controls_);
+    auto* split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(tree_);
     split->addWidget(buildTimeline(split));
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     box->addWidget(split, 1);
-    tabs_->addTab(replayPage_, tr("Replay"));
-    replayTimer_ = new QTimer(this);
-    replayTimer_->setInterval(40);
+    timer_ = new QTimer(this);
+    timer_->setInterval(40);
 
-    connect(replayControls_, &views::ReplayControls::seek, this, &MainWindow::replaySeek);
-    connect(replayControls_, &views::ReplayControls::stepForward, this, [this] {
-        replaySeek(session_.replay().cursor
-                       ? static_cast<qint64>(session_.replay().cursor->position()) + 1
-                       : 0);
+    connect(controls_, &views::ReplayControls::seek, this, &ReplayPage::seek);
+    connect(controls_, &views::ReplayControls::stepForward, this, [this] {
+        seek(session_.replay().cursor
+                 ? static_cast<qint64>(session_.replay().cursor->position()) + 1
+                 : 0);
     });
-    connect(replayControls_, &views::ReplayControls::stepBack, this, [this] {
+    connect(controls_, &views::ReplayControls::stepBack, this, [this] {
         if (session_.replay().cursor && session_.replay().cursor->position() > 0)
-            replaySeek(static_cast<qint64>(session_.replay().cursor->position()) - 1);
+            seek(static_cast<qint64>(session_.replay().cursor->position()) - 1);
     });
-    connect(replayControls_, &views::ReplayControls::playToggled, this, [this] {
-        if (replayTimer_->isActive()) {
-            replayTimer_->stop();
+    connect(controls_, &views::ReplayControls::playToggled, this, [this] {
+        if (timer_->isActive()) {
+            timer_->stop();
         } else if (session_.replay().cursor) {
-            replayTimer_->start();
+            timer_->start();
         }
-        replayControls_->setPlaying(replayTimer_->isActive());
+        controls_->setPlaying(timer_->isActive());
     });
-    connect(replayTimer_, &QTimer::timeout, this, [this] {
+    connect(timer_, &QTimer::timeout, this, [this] {
         // About 1% of the trace per second of play, at least one event per frame.
         if (!session_.replay().cursor ||
             session_.replay().cursor->position() >= session_.replay().cursor->events()) {
-            replayTimer_->stop();
-            replayControls_->setPlaying(false);
+            timer_->stop();
+            controls_->setPlaying(false);
             return;
         }
         const auto stepSize = std::max<std::uint64_t>(1, session_.replay().cursor->events() / 2500);
-        replaySeek(static_cast<qint64>(session_.replay().cursor->position() + stepSize));
+        seek(static_cast<qint64>(session_.replay().cursor->position() + stepSize));
     });
-    connect(replayControls_, &views::ReplayControls::fileChosen, this, [this](int i) {
-        replayFile_ = std::max(0, i);
-        refreshReplay();
+    connect(controls_, &views::ReplayControls::fileChosen, this, [this](int i) {
+        file_ = std::max(0, i);
+        refresh();
     });
-    connect(replayControls_, &views::ReplayControls::treeChosen, this, [this](int i) {
-        replayTreeIndex_ = std::max(0, i);
-        refreshReplay();
+    connect(controls_, &views::ReplayControls::treeChosen, this, [this](int i) {
+        treeIndex_ = std::max(0, i);
+        refresh();
     });
-    connect(replayControls_, &views::ReplayControls::bookmarkRequested, this, [this] {
+    connect(controls_, &views::ReplayControls::bookmarkRequested, this, [this] {
         if (!session_.replay().cursor) return;
         bool ok = false;
         const QString caption = QInputDialog::getText(
@@ -111,21 +113,19 @@ void MainWindow::buildReplayTab() {
             QLineEdit::Normal, QString(), &ok);
         if (ok) addBookmark(caption);
     });
-    connect(replayControls_, &views::ReplayControls::bookmarkRemoveRequested, this,
-            [this](int row) {
-                if (row < 0 || static_cast<std::size_t>(row) >= session_.replay().bookmarks.size())
-                    return;
-                session_.replay().bookmarks.erase(session_.replay().bookmarks.begin() + row);
-                saveBookmarks();
-            });
-    connect(replayControls_, &views::ReplayControls::bookmarkChosen, this, [this](int row) {
+    connect(controls_, &views::ReplayControls::bookmarkRemoveRequested, this, [this](int row) {
+        if (row < 0 || static_cast<std::size_t>(row) >= session_.replay().bookmarks.size()) return;
+        session_.replay().bookmarks.erase(session_.replay().bookmarks.begin() + row);
+        saveBookmarks();
+    });
+    connect(controls_, &views::ReplayControls::bookmarkChosen, this, [this](int row) {
         if (row >= 0 && static_cast<std::size_t>(row) < session_.replay().bookmarks.size())
-            replaySeek(static_cast<qint64>(
+            seek(static_cast<qint64>(
                 session_.replay().bookmarks[static_cast<std::size_t>(row)].event));
     });
 }
 
-bool MainWindow::openTrace(const QString& path) {
+bool ReplayPage::openTrace(const QString& path) {
     std::unique_ptr<trace::TraceCursor> cursor;
     std::vector<trace::Bookmark> marks;
     std::shared_ptr<trace::Timeline> timeline;
@@ -147,97 +147,96 @@ bool MainWindow::openTrace(const QString& path) {
                     timelineError = ErrorText::of(e);
                 }
             },
-            !headless_);
+            host_.interactive());
     } catch (const trace::TraceError& e) {
-        showError(tr("Cannot open the trace"), ErrorText::of(e));
+        host_.showError(tr("Cannot open the trace"), ErrorText::of(e));
         return false;
     } catch (...) {
-        showError(tr("Cannot open the trace"),
-                  QString::fromStdString(limits::UserReason::of(std::current_exception(),
-                                                                "opening " + path.toStdString())));
+        host_.showError(tr("Cannot open the trace"),
+                        QString::fromStdString(limits::UserReason::of(
+                            std::current_exception(), "opening " + path.toStdString())));
         return false;
     }
     if (!finished) {
-        statusBar()->showMessage(tr("Opening %1 cancelled.").arg(path), 6000);
+        host_.showStatus(tr("Opening %1 cancelled.").arg(path), 6000);
         return false;
     }
-    replayTimer_->stop();
+    timer_->stop();
     session_.replay().cursor = std::move(cursor);
     session_.replay().path = path.toStdString();
     session_.replay().bookmarks = std::move(marks);
-    replayFile_ = 0;
-    replayTreeIndex_ = 0;
+    file_ = 0;
+    treeIndex_ = 0;
     if (timeline)
         timeline_->setTimeline(std::move(timeline));
     else
-        showError(tr("Cannot build the timeline"), timelineError);
+        host_.showError(tr("Cannot build the timeline"), timelineError);
     QStringList files, trees;
     for (const std::string& f : session_.replay().cursor->header().files)
         files << QString::fromStdString(f);
     for (unsigned t = 0; t < session_.replay().cursor->header().treesPerFile; ++t)
         trees << (session_.replay().cursor->header().treesPerFile == 1 ? tr("the single tree")
                                                                        : tr("tree %1").arg(t));
-    replayControls_->setChoices(files, trees);
-    tabs_->setCurrentWidget(replayPage_);
+    controls_->setChoices(files, trees);
+    host_.showPage(this);
     if (!session_.replay().cursor->error().empty())
-        showError(tr("The trace stops early"),
-                  tr("%1\nEverything before that line is shown.")
-                      .arg(QString::fromStdString(session_.replay().cursor->error())));
-    replaySeek(static_cast<qint64>(session_.replay().cursor->events()));
+        host_.showError(tr("The trace stops early"),
+                        tr("%1\nEverything before that line is shown.")
+                            .arg(QString::fromStdString(session_.replay().cursor->error())));
+    seek(static_cast<qint64>(session_.replay().cursor->events()));
     saveBookmarks();
-    statusBar()->showMessage(
-        tr("Trace %1: %L2 events (%3).")
-            .arg(QFileInfo(path).fileName())
-            .arg(session_.replay().cursor->events())
-            .arg(QString::fromStdString(session_.replay().cursor->header().source)),
-        6000);
+    host_.showStatus(tr("Trace %1: %L2 events (%3).")
+                         .arg(QFileInfo(path).fileName())
+                         .arg(session_.replay().cursor->events())
+                         .arg(QString::fromStdString(session_.replay().cursor->header().source)),
+                     6000);
     return true;
 }
 
-void MainWindow::replaySeek(qint64 position) {
+void ReplayPage::seek(qint64 position) {
     if (!session_.replay().cursor) return;
     try {
         session_.replay().cursor->seek(static_cast<std::uint64_t>(std::max<qint64>(0, position)));
     } catch (const trace::TraceError& e) {
-        replayTimer_->stop();
-        showError(tr("Cannot replay the trace"), ErrorText::of(e));
+        timer_->stop();
+        host_.showError(tr("Cannot replay the trace"), ErrorText::of(e));
         return;
     }
-    refreshReplay();
+    refresh();
 }
 
-void MainWindow::refreshReplay() {
+void ReplayPage::refresh() {
     if (!session_.replay().cursor) return;
     const auto& h = session_.replay().cursor->header();
-    const int file = std::min<int>(replayFile_, static_cast<int>(h.files.size()) - 1);
+    const int file = std::min<int>(file_, static_cast<int>(h.files.size()) - 1);
     const int tree = std::min<int>(
-        replayTreeIndex_, static_cast<int>(session_.replay().cursor->replay().treeCount(file)) - 1);
+        treeIndex_, static_cast<int>(session_.replay().cursor->replay().treeCount(file)) - 1);
     const itree::IntervalTree& t = session_.replay().cursor->replay().tree(file, tree);
-    replayTree_->setTree(session::DrawTree::of(t, [](const itree::Node* n, session::DrawNode& d) {
+    tree_->setTree(session::DrawTree::of(t, [](const itree::Node* n, session::DrawNode& d) {
         d.id = static_cast<int>(trace::TraceReplay::vmaIdOf(n));
         d.homeNode = trace::TraceReplay::homeOf(n);
         d.pid = trace::TraceReplay::ownerOf(n);
     }));
-    replayTree_->setTitle(tr("%1, %2 at event %L3")
-                              .arg(QString::fromStdString(h.files[static_cast<std::size_t>(file)]))
-                              .arg(replayControls_->trees()->currentText())
-                              .arg(session_.replay().cursor->position()),
-                          tr("%L1 VMAs · %2 · %3")
-                              .arg(t.size())
-                              .arg(QString::fromStdString(h.policy))
-                              .arg(QString::fromStdString(h.source)));
-    replayControls_->setPosition(static_cast<qint64>(session_.replay().cursor->position()),
-                                 static_cast<qint64>(session_.replay().cursor->events()));
-    replayControls_->setEventText(describe(h, session_.replay().cursor->lastEvent()));
+    tree_->setTitle(tr("%1, %2 at event %L3")
+                        .arg(QString::fromStdString(h.files[static_cast<std::size_t>(file)]))
+                        .arg(controls_->trees()->currentText())
+                        .arg(session_.replay().cursor->position()),
+                    tr("%L1 VMAs · %2 · %3")
+                        .arg(t.size())
+                        .arg(QString::fromStdString(h.policy))
+                        .arg(QString::fromStdString(h.source)));
+    controls_->setPosition(static_cast<qint64>(session_.replay().cursor->position()),
+                           static_cast<qint64>(session_.replay().cursor->events()));
+    controls_->setEventText(describe(h, session_.replay().cursor->lastEvent()));
     QStringList marks;
     for (const trace::Bookmark& b : session_.replay().bookmarks)
         marks << tr("%L1: %2").arg(b.event).arg(QString::fromStdString(b.caption));
-    replayControls_->setBookmarks(marks);
+    controls_->setBookmarks(marks);
     timeline_->setBookmarks(session_.replay().bookmarks);
     timeline_->setReplayPosition(session_.replay().cursor->position());
 }
 
-void MainWindow::addBookmark(const QString& caption) {
+void ReplayPage::addBookmark(const QString& caption) {
     if (!session_.replay().cursor) return;
     session_.replay().bookmarks.push_back(
         {session_.replay().cursor->position(), caption.toStdString()});
@@ -247,25 +246,26 @@ void MainWindow::addBookmark(const QString& caption) {
     saveBookmarks();
 }
 
-void MainWindow::saveBookmarks() {
-    if (tracePath().isEmpty()) return;
-    const std::string path = trace::Bookmarks::sidecarPath(tracePath().toStdString());
+void ReplayPage::saveBookmarks() {
+    if (QString::fromStdString(session_.replay().path).isEmpty()) return;
+    const std::string path =
+        trace::Bookmarks::sidecarPath(QString::fromStdString(session_.replay().path).toStdString());
     try {
         if (!session_.replay().bookmarks.empty() || QFileInfo::exists(QString::fromStdString(path)))
             trace::Bookmarks::save(path, session_.replay().bookmarks);
     } catch (const trace::TraceError& e) {
-        showError(tr("Cannot save the bookmarks"), ErrorText::of(e));
+        host_.showError(tr("Cannot save the bookmarks"), ErrorText::of(e));
     }
-    refreshReplay();
+    refresh();
 }
 
-bool MainWindow::recordTrace(const QString& path, const QString& policy, int copies,
+bool ReplayPage::recordTrace(const QString& path, const QString& policy, int copies,
                              int durationMs) {
     if (!session_.loaded()) return false;
     mapping::Policy p;
     std::string error;
     if (!mapping::Policy::parse(policy.toStdString(), p, error)) {
-        showError(tr("Cannot record"), QString::fromStdString(error));
+        host_.showError(tr("Cannot record"), QString::fromStdString(error));
         return false;
     }
     // The session's settings (recipe, walkers, parameters, seed), with the dialog's policy,
@@ -277,10 +277,11 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
     // at the end (TraceWriter): a recording that fails, is cancelled or killed leaves the file
     // that was there as it was. A device or a directory it must not replace.
     // The open trace may be recorded over (the window opens the new one); its other inputs not.
-    std::vector<std::string> inputs = windowInputs();
-    if (!tracePath().isEmpty()) std::erase(inputs, tracePath().toStdString());
+    std::vector<std::string> inputs = host_.windowInputs();
+    if (!QString::fromStdString(session_.replay().path).isEmpty())
+        std::erase(inputs, QString::fromStdString(session_.replay().path).toStdString());
     if (const std::string why = io::OutputTarget::check(path.toStdString(), inputs); !why.empty()) {
-        showError(tr("Cannot record"), QString::fromStdString(why));
+        host_.showError(tr("Cannot record"), QString::fromStdString(why));
         return false;
     }
     try {
@@ -291,22 +292,22 @@ bool MainWindow::recordTrace(const QString& path, const QString& policy, int cop
             [&](const std::atomic<bool>& cancel) {
                 trace::recordRun(c, path.toStdString(), &cancel);
             },
-            !headless_);
+            host_.interactive());
         if (!finished) {
-            statusBar()->showMessage(tr("Recording cancelled; %1 is unchanged.").arg(path), 6000);
+            host_.showStatus(tr("Recording cancelled; %1 is unchanged.").arg(path), 6000);
             return false;
         }
     } catch (const io::InputError& e) {
-        showError(tr("Cannot record"), ErrorText::of(e));
+        host_.showError(tr("Cannot record"), ErrorText::of(e));
         return false;
     } catch (const std::exception& e) {
-        showError(tr("Cannot record"), QString::fromUtf8(e.what()));
+        host_.showError(tr("Cannot record"), QString::fromUtf8(e.what()));
         return false;
     }
     return openTrace(path);
 }
 
-void MainWindow::recordDialog() {
+void ReplayPage::recordDialog() {
     bool ok = false;
     const QString policy = QInputDialog::getItem(
         this, tr("Record a simulation"), tr("Policy:"),
@@ -319,6 +320,63 @@ void MainWindow::recordDialog() {
     const QString path = QFileDialog::getSaveFileName(
         this, tr("Record to"), QStringLiteral("run.trace"), tr("immap traces (*.trace)"));
     if (!path.isEmpty()) recordTrace(path, policy, copies, 20);
+}
+
+QWidget* ReplayPage::buildTimeline(QWidget* parent) {
+    auto* split = new QSplitter(Qt::Horizontal, parent);
+    timelineView_ = new views::TimelineView(split);
+    // The panel scrolls, so that it never sets the window's minimum height.
+    auto* scroll = new QScrollArea(split);
+    timelinePanel_ = new views::TimelinePanel(scroll);
+    scroll->setWidget(timelinePanel_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumHeight(80);
+    scroll->setMinimumWidth(400);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    split->addWidget(timelineView_);
+    split->addWidget(scroll);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    timeline_ = new TimelineController(timelineView_, timelinePanel_, this);
+    connect(timeline_, &TimelineController::seekRequested, this, &ReplayPage::seek);
+    connect(timeline_, &TimelineController::exportRequested, this, [this] {
+        QSettings s;
+        const QString path = QFileDialog::getSaveFileName(
+            this, tr("Export the timeline"),
+            s.value("export/timeline", "immap-timeline.png").toString(),
+            views::ViewExporter::filters());
+        if (path.isEmpty()) return;
+        if (host_.persists()) s.setValue("export/timeline", path);
+        exportTimeline(path);
+    });
+    return split;
+}
+
+std::vector<std::pair<int, int>> ReplayPage::traceCpuNodes(const std::string& spec) {
+    // CPUs the copies do not sit on (walkers run anywhere) get their node from the trace's
+    // topology when it can be loaded without the live host. Runs on the loading thread.
+    std::vector<std::pair<int, int>> cpuNodes;
+    if (!spec.empty() && spec.rfind("host", 0) != 0) {
+        try {
+            const topology::Topology topo = topology::Topology::fromSpec(spec);
+            for (const topology::Pu& pu : topo.pus())
+                cpuNodes.push_back({static_cast<int>(pu.osIndex), topo.nodeOfPu(pu.osIndex)});
+        } catch (const std::exception&) {
+            // The header's copy placement is enough to draw; unknown CPUs go under "node ?".
+        }
+    }
+    return cpuNodes;
+}
+
+bool ReplayPage::exportTimeline(const QString& path) {
+    const QString error = views::ViewExporter::save(timelineView_, path, host_.windowInputs());
+    if (!error.isEmpty()) {
+        host_.showError(tr("Export failed"), error);
+        return false;
+    }
+    host_.showStatus(tr("Exported the timeline to %1").arg(path), 5000);
+    return true;
 }
 
 }  // namespace immap::gui
