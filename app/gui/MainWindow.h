@@ -1,7 +1,10 @@
 #pragma once
-// The main window: wires a session::Session to the views. Central tabs (split view, single tree,
-// VMA table), docks (files, VMAs, steps), menus with shortcuts, status bar, settings, recent
-// files, drag and drop, export. No algorithms: core does the trees, views do the drawing.
+// The main window: a frame around pages. It owns the session and creates the tab pages
+// (TreePages for the split, single-tree and table tabs; ThroughputPage; the topology view;
+// ReplayPage; ContentionPage), each given the session and this window as its PageHost; it
+// wires menus, docks (files, VMAs, steps, parameters), the status bar, settings, recent files,
+// drag and drop, export, loading and scenarios. The tabs' logic is in their classes; the
+// accessors below forward to them for tests and main.cpp.
 
 #include <QFont>
 #include <QListWidget>
@@ -17,6 +20,7 @@
 #include "SweepController.h"
 #include "ThroughputPage.h"
 #include "TimelineController.h"
+#include "TreePages.h"
 #include "session/Scenario.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
@@ -64,31 +68,33 @@ public:
     // Where errors go in --screenshot mode: stderr instead of a dialog.
     void setHeadless(bool headless) { headless_ = headless; }
     // Whether a new update starts playing at once (tests step it by hand).
-    void setAutoplay(bool on) { autoplay_ = on; }
+    void setAutoplay(bool on) { trees_->setAutoplay(on); }
     QString lastError() const { return lastError_; }
 
     session::Session& session() { return session_; }
-    views::TreeView* treeView() const { return tree_; }
-    views::SplitView* splitView() const { return split_; }
-    views::VmaTableView* tableView() const { return table_; }
-    views::VmaTableView* tableDock() const { return tableDock_; }
-    views::StepControls* controls() const { return controls_; }
-    AnimationController* animation() const { return anim_; }
+    // The tree tabs (TreePages): split, single tree, VMA table, and their docks.
+    TreePages* treePages() const { return trees_; }
+    views::TreeView* treeView() const { return trees_->tree(); }
+    views::SplitView* splitView() const { return trees_->split(); }
+    views::VmaTableView* tableView() const { return trees_->table(); }
+    views::VmaTableView* tableDock() const { return trees_->tableDock(); }
+    views::StepControls* controls() const { return trees_->controls(); }
+    AnimationController* animation() const { return trees_->animation(); }
     QListWidget* filePicker() const { return files_; }
     QTabWidget* tabs() const { return tabs_; }
     // The widget File > Export writes: the current tab.
     QWidget* currentView() const { return tabs_->currentWidget(); }
 
     // Intents, also reachable from menus and views.
-    void selectId(int id);
-    int selectedId() const { return selected_; }
-    void insertVma(const mapping::Vma& v);
-    void removeVma(int id);
-    void execProcess();
-    void exitProcess(std::int64_t pid);
+    void selectId(int id) { trees_->selectId(id); }
+    int selectedId() const { return trees_->selectedId(); }
+    void insertVma(const mapping::Vma& v) { trees_->insertVma(v); }
+    void removeVma(int id) { trees_->removeVma(id); }
+    void execProcess() { trees_->execProcess(); }
+    void exitProcess(std::int64_t pid) { trees_->exitProcess(pid); }
     // An rmap walk of file pages [first, last] over every tree, ready to step through.
-    void walkPages(itree::Index first, itree::Index last);
-    views::PageAxis* treePageAxis() const { return treeAxis_; }
+    void walkPages(itree::Index first, itree::Index last) { trees_->walkPages(first, last); }
+    views::PageAxis* treePageAxis() const { return trees_->treeAxis(); }
     bool exportView(const QString& path);
     // The files the window has read and may read again (source, topology, trace and its
     // bookmarks, the scenario's recipe): no export, recording or scenario may replace one.
@@ -174,45 +180,28 @@ private:
     void buildDocks();
     void afterLoad();
     void fillFilePicker();
-    void showFile();
-    void refreshTrees(bool motion);
-    void refreshStatus();
-    void runOps(std::unique_ptr<session::StepPlayer> player);
-    void showWalk(const session::WalkPlayer& walk);
     bool guarded(const QString& what, const std::function<void()>& load);
     void addRecent(const QString& entry);
     void rebuildRecentMenu();
-    void setSplitPolicy(const QString& text);
     void openDialog();
     void exportDialog();
-    void insertDialog();
     void buildThroughputTab();
     void showSettings();  // the session's settings into the controls that edit them
     void buildScenarioUi();
     void reportSkipped(const QString& spec);
 
     session::Session session_;
+    TreePages* trees_ = nullptr;
     bool persist_;
     bool headless_ = false;
-    bool autoplay_ = true;
     QString lastError_;
     QTabWidget* tabs_ = nullptr;
-    views::SplitView* split_ = nullptr;
-    views::TreeView* tree_ = nullptr;
-    QWidget* treePage_ = nullptr;
-    views::PageAxis* treeAxis_ = nullptr;
-    views::VmaTableView* table_ = nullptr;
-    views::VmaTableView* tableDock_ = nullptr;
-    views::VmaTableModel* model_ = nullptr;
-    views::StepControls* controls_ = nullptr;
     QListWidget* files_ = nullptr;
     QMenu* recentMenu_ = nullptr;
-    AnimationController* anim_ = nullptr;
     ThroughputPage* throughputPage_ = nullptr;
     views::ParamsPanel* params_ = nullptr;
     views::TopologyView* topology_ = nullptr;
     ReplayPage* replayPage_ = nullptr;
-    int selected_ = -1;
     bool fillingFiles_ = false;
     session::Scenario scenario_;
     int bookmark_ = -1;

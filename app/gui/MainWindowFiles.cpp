@@ -227,7 +227,7 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         QSettings s;
         s.setValue("window/geometry", saveGeometry());
         s.setValue("window/state", saveState());
-        s.setValue("animation/speed", controls_->speedIndex());
+        s.setValue("animation/speed", trees_->controls()->speedIndex());
     }
     QMainWindow::closeEvent(e);
 }
