@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QMessageBox>
 #include <QTimer>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <vector>
@@ -59,8 +60,13 @@ void setNames() {
 
 void addOptions(QCommandLineParser& p);
 
-// Prints the usage or version and exits 0 (a bad option: Qt's message, exit 1). Returns only
-// when the flag was an option's value, to start the window as usual.
+int fail(const QString& message) {
+    std::cerr << "immap-lab: " << message.toStdString() << '\n';
+    return 2;
+}
+
+// Prints the usage or version and exits 0 (a bad option: its message, exit 2, as every usage
+// error). Returns only when the flag was an option's value, to start the window as usual.
 void answerHelpOrVersion(int argc, char** argv) {
     // The usage line names the program as the user knows it, not the path it was run by.
     std::vector<char*> args(argv, argv + argc);
@@ -71,17 +77,14 @@ void answerHelpOrVersion(int argc, char** argv) {
     setNames();
     QCommandLineParser p;
     addOptions(p);
-    p.process(core);
+    if (!p.parse(core.arguments())) std::exit(fail(p.errorText()));
+    if (p.isSet(QStringLiteral("help"))) p.showHelp(0);
+    if (p.isSet(QStringLiteral("version"))) p.showVersion();
 }
 
 // --view contention: 30 ms of simulated time from the copies' simultaneous start: long enough at
 // 384 copies for the queues to form and every policy to complete execs.
 constexpr std::int64_t kContentionShotNs = 30'000'000;
-
-int fail(const QString& message) {
-    std::cerr << "immap-lab: " << message.toStdString() << '\n';
-    return 2;
-}
 
 int runApp(QApplication& app);
 
@@ -166,7 +169,8 @@ int runApp(QApplication& app) {
     setNames();
     QCommandLineParser p;
     addOptions(p);
-    p.process(app);
+    // A usage error exits 2, as the CLI's do (process() would exit 1).
+    if (!p.parse(app.arguments())) return fail(p.errorText());
     const QString recordOpt = QStringLiteral("record-trace"),
                   recordCopies = QStringLiteral("record-copies"),
                   recordMs = QStringLiteral("record-ms"), saveOpt = QStringLiteral("save-scenario");
