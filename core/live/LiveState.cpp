@@ -30,12 +30,13 @@ void LiveState::begin(const trace::TraceHeader& header) {
     if (begun_) throw std::logic_error("LiveState::begin called twice");
     header_ = header;
     begun_ = true;
-    trees_.clear();
-    trees_.resize(header_.files.size());
+    // Lenient: a contradiction is reported once (error()) and the view goes on.
+    trace::EventListener* self = this;  // a private base: converted here, where it is visible
+    state_ = std::make_unique<trace::EventInterpreter>(
+        header_, self, trace::EventInterpreter::Options{true, true});
     locks_.clear();
     for (const trace::TraceLock& l : header_.locks)
         locks_.push_back({l.name, l.file, {}, {}});
-    agents_.resize(header_.copies);
     std::vector<sim::SimEvent> pending;
     pending.swap(pending_);
     for (const sim::SimEvent& e : pending)
@@ -50,18 +51,9 @@ void LiveState::onEvent(const sim::SimEvent& e) {
     apply(e);
 }
 
-LiveState::AgentState& LiveState::agentMut(int id) {
-    if (id < 0) throw std::out_of_range("agent");
-    if (static_cast<std::size_t>(id) < agents_.size()) return agents_[static_cast<std::size_t>(id)];
-    return walkers_[id];
-}
-
 const LiveState::AgentState& LiveState::agent(int id) const {
     static const AgentState none;
-    if (id < 0) return none;
-    if (static_cast<std::size_t>(id) < agents_.size()) return agents_[static_cast<std::size_t>(id)];
-    const auto it = walkers_.find(id);
-    return it == walkers_.end() ? none : it->second;
+    return state_ ? state_->agent(id) : none;
 }
 
 void LiveState::eraseAgent(std::vector<QueueEntry>& v, int agent) {
@@ -70,102 +62,47 @@ void LiveState::eraseAgent(std::vector<QueueEntry>& v, int agent) {
     if (it != v.end()) v.erase(it);
 }
 
-void LiveState::treeEvent(const sim::SimEvent& e) {
-    auto fail = [&](const std::string& why) {
-        if (error_.empty()) error_ = why;
-    };
-    if (e.file < 0 || static_cast<std::size_t>(e.file) >= trees_.size() || e.tree < 0 ||
-        e.tree > 4096)
-        return fail("a tree event for file " + std::to_string(e.file) + ", tree " +
-                    std::to_string(e.tree) + ", which do not exist");
-    auto& trees = trees_[static_cast<std::size_t>(e.file)];
-    while (trees.size() <= static_cast<std::size_t>(e.tree))
-        trees.push_back(std::make_unique<itree::IntervalTree>());
-    itree::IntervalTree& t = *trees[static_cast<std::size_t>(e.tree)];
-    if (e.kind == sim::SimEvent::TreeInsert) {
-        auto& slot = vmas_[e.vma];
-        if (slot) return fail("VMA " + std::to_string(e.vma) + " inserted twice");
-        slot = std::make_unique<TreeVma>();
-        slot->start = e.start;
-        slot->last = e.last;
-        slot->id = e.vma;
-        slot->file = e.file;
-        slot->tree = e.tree;
-        slot->home = e.home;
-        slot->owner = e.agent;
-        t.insert(slot.get());
-    } else {
-        auto it = vmas_.find(e.vma);
-        if (it == vmas_.end() || it->second->file != e.file || it->second->tree != e.tree)
-            return fail("VMA " + std::to_string(e.vma) + " removed from a tree it is not in");
-        t.remove(it->second.get());
-        vmas_.erase(it);
-    }
-}
-
 std::size_t LiveState::treeCount(int file) const {
-    return file >= 0 && static_cast<std::size_t>(file) < trees_.size()
-               ? trees_[static_cast<std::size_t>(file)].size()
+    return state_ && file >= 0 && static_cast<std::size_t>(file) < state_->fileCount()
+               ? state_->trees(file).size()
                : 0;
 }
 
 const itree::IntervalTree* LiveState::tree(int file, int tree) const {
     return tree >= 0 && static_cast<std::size_t>(tree) < treeCount(file)
-               ? trees_[static_cast<std::size_t>(file)][static_cast<std::size_t>(tree)].get()
+               ? state_->trees(file)[static_cast<std::size_t>(tree)].get()
                : nullptr;
 }
 
 void LiveState::apply(const sim::SimEvent& e) {
     if (firstTime_ < 0) firstTime_ = e.time;
-    const bool lockEvent = e.kind == sim::SimEvent::LockWait ||
-                           e.kind == sim::SimEvent::LockAcquire ||
-                           e.kind == sim::SimEvent::LockRelease;
-    if (lockEvent && (e.lock < 0 || static_cast<std::size_t>(e.lock) >= locks_.size())) {
-        if (error_.empty()) error_ = "lock index out of range";
-        return;
-    }
-    switch (e.kind) {
-        case sim::SimEvent::LockWait: {
-            AgentState& a = agentMut(e.agent);
-            a.waiting = e.lock;
-            a.waitRead = e.mode == 1;
-            locks_[static_cast<std::size_t>(e.lock)].waiting.push_back(
-                {e.agent, e.cpu, e.mode == 1});
-            break;
-        }
-        case sim::SimEvent::LockAcquire: {
-            AgentState& a = agentMut(e.agent);
-            LockQueue& q = locks_[static_cast<std::size_t>(e.lock)];
-            if (a.waiting == e.lock) {
-                eraseAgent(q.waiting, e.agent);
-                a.waiting = -1;
-            }
-            q.holders.push_back({e.agent, e.cpu, e.mode == 1});
-            a.held.emplace_back(e.lock, e.mode == 1);
-            break;
-        }
-        case sim::SimEvent::LockRelease: {
-            AgentState& a = agentMut(e.agent);
-            eraseAgent(locks_[static_cast<std::size_t>(e.lock)].holders, e.agent);
-            auto it = std::find_if(a.held.begin(), a.held.end(),
-                                   [&](const auto& h) { return h.first == e.lock; });
-            if (it != a.held.end()) a.held.erase(it);
-            break;
-        }
-        case sim::SimEvent::ExecEnd:
-            ++execs_;
-            recentExecs_.push_back(e.time);
-            while (!recentExecs_.empty() && recentExecs_.front() <= e.time - rateWindow_)
-                recentExecs_.pop_front();
-            break;
-        case sim::SimEvent::TreeInsert:
-        case sim::SimEvent::TreeRemove:
-            treeEvent(e);
-            if (e.file == treeFile_ && e.tree == treeIndex_) ++treeChanges_;
-            break;
-        default:
-            break;
-    }
+    std::string reason;
+    if (!state_->apply(e, reason) && error_.empty()) error_ = reason;
+}
+
+void LiveState::waitBegan(const sim::SimEvent& e) {
+    locks_[static_cast<std::size_t>(e.lock)].waiting.push_back({e.agent, e.cpu, e.mode == 1});
+}
+
+void LiveState::acquired(const sim::SimEvent& e, bool afterWait) {
+    LockQueue& q = locks_[static_cast<std::size_t>(e.lock)];
+    if (afterWait) eraseAgent(q.waiting, e.agent);
+    q.holders.push_back({e.agent, e.cpu, e.mode == 1});
+}
+
+void LiveState::released(const sim::SimEvent& e, bool) {
+    eraseAgent(locks_[static_cast<std::size_t>(e.lock)].holders, e.agent);
+}
+
+void LiveState::treeChanged(const sim::SimEvent& e) {
+    if (e.file == treeFile_ && e.tree == treeIndex_) ++treeChanges_;
+}
+
+void LiveState::execEnded(const sim::SimEvent& e) {
+    ++execs_;
+    recentExecs_.push_back(e.time);
+    while (!recentExecs_.empty() && recentExecs_.front() <= e.time - rateWindow_)
+        recentExecs_.pop_front();
 }
 
 double LiveState::execsPerSecond(sim::Time now) const {
@@ -241,10 +178,9 @@ RunSnapshot LiveState::snapshot(sim::Time now, bool withTree) {
         if (withTree && (drawnChanges_ != treeChanges_ || !drawn_)) {
             drawn_ = std::make_shared<const session::DrawTree>(
                 session::DrawTree::of(*t, [](const itree::Node* n, session::DrawNode& d) {
-                    const auto* v = static_cast<const TreeVma*>(n);
-                    d.id = static_cast<int>(v->id);
-                    d.homeNode = v->home;
-                    d.pid = v->owner;
+                    d.id = static_cast<int>(trace::EventInterpreter::vmaIdOf(n));
+                    d.homeNode = trace::EventInterpreter::homeOf(n);
+                    d.pid = trace::EventInterpreter::ownerOf(n);
                 }));
             drawnChanges_ = treeChanges_;
         }

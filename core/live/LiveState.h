@@ -3,9 +3,10 @@
 // (for which lock, read or write) or holding (which lock); each lock's holders and its queue in
 // arrival order; execs completed and a running execs/s over a sliding window of simulated time;
 // and every file's trees, rebuilt from the same insert and remove events (so they are the
-// simulator's trees node for node). Only the VMAs in a tree are kept: a live run may go on for
-// hours, so memory must not grow with the VMAs ever created (a TraceReplay keeps a slot per VMA
-// id). Events that come before begin() (the simulator's set-up, emitted while it is being built)
+// simulator's trees node for node). The trees and the agents' states are a lenient
+// trace::EventInterpreter's (only VMAs in trees are kept: a live run may go on for hours); this
+// keeps what the tab shows besides: lock queues, exec counts and rates, the tree drawing.
+// Events that come before begin() (the simulator's set-up, emitted while it is being built)
 // wait in memory until then.
 
 #include <deque>
@@ -18,11 +19,13 @@
 
 #include "live/LiveSnapshot.h"
 #include "sim/Simulator.h"
+#include "trace/EventInterpreter.h"
+#include "trace/EventListener.h"
 #include "trace/TraceHeader.h"
 
 namespace immap::live {
 
-class LiveState final : public sim::SimObserver {
+class LiveState final : public sim::SimObserver, private trace::EventListener {
 public:
     // rateWindow: the span of simulated time the running execs/s is taken over.
     explicit LiveState(sim::Time rateWindow = 10'000'000);
@@ -42,11 +45,7 @@ public:
     RunSnapshot snapshot(sim::Time now, bool withTree);
 
     // Queries, for tests and the snapshot.
-    struct AgentState {
-        int waiting = -1;  // lock index
-        bool waitRead = false;
-        std::vector<std::pair<int, bool>> held;  // (lock, read) in acquisition order
-    };
+    using AgentState = trace::EventInterpreter::Agent;
     const AgentState& agent(int id) const;
     const LockQueue& lock(int index) const { return locks_.at(static_cast<std::size_t>(index)); }
     std::size_t lockCount() const { return locks_.size(); }
@@ -55,30 +54,23 @@ public:
     double execsPerSecond(sim::Time now) const;
     std::size_t treeCount(int file) const;
     const itree::IntervalTree* tree(int file, int tree) const;
-    std::size_t liveVmas() const { return vmas_.size(); }
+    std::size_t liveVmas() const { return state_ ? state_->liveVmas() : 0; }
     const trace::TraceHeader& header() const { return header_; }
     const std::string& error() const { return error_; }
 
 private:
     void apply(const sim::SimEvent& e);
-    AgentState& agentMut(int id);
     static void eraseAgent(std::vector<QueueEntry>& v, int agent);
+    void waitBegan(const sim::SimEvent& e) override;
+    void acquired(const sim::SimEvent& e, bool afterWait) override;
+    void released(const sim::SimEvent& e, bool lastHeld) override;
+    void treeChanged(const sim::SimEvent& e) override;
+    void execEnded(const sim::SimEvent& e) override;
 
     trace::TraceHeader header_;
     bool begun_ = false;
     std::vector<sim::SimEvent> pending_;
-    struct TreeVma : itree::Node {
-        std::uint32_t id = 0;
-        int file = -1;
-        int tree = -1;
-        int home = 0;
-        std::int32_t owner = -1;
-    };
-    void treeEvent(const sim::SimEvent& e);
-    std::vector<std::vector<std::unique_ptr<itree::IntervalTree>>> trees_;  // [file][tree]
-    std::unordered_map<std::uint32_t, std::unique_ptr<TreeVma>> vmas_;      // in a tree, by id
-    std::vector<AgentState> agents_;                                        // the copies, by index
-    std::unordered_map<int, AgentState> walkers_;  // other ids: one entry each, however large
+    std::unique_ptr<trace::EventInterpreter> state_;  // from begin() on
     std::vector<LockQueue> locks_;
     sim::Time rateWindow_;
     sim::Time firstTime_ = -1;

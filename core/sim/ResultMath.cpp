@@ -18,6 +18,12 @@ double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at) 
     return rate;
 }
 
+void CostCounters::writeTo(SimResult& r) const {
+    r.lockHolds = holds;
+    r.treeOps = treeOps;
+    r.nodesPerTreeOp = treeOps ? static_cast<double>(reads) / static_cast<double>(treeOps) : 0;
+}
+
 void PhaseClock::set(Phase next, Time t, bool inWindow, Time windowStart) {
     if (phase != Phase::Idle && inWindow) {
         const Time from = std::max(start, windowStart);

@@ -21,6 +21,29 @@ struct CopyExecs {
     std::uint64_t count = 0;
     Time first = -1;
     Time last = -1;
+    // An exec ended at t: it counts when the window is open and t is not past its end.
+    void ended(Time t, bool inWindow, Time end) {
+        if (!inWindow || t > end) return;
+        ++count;
+        if (first < 0) first = t;
+        last = t;
+    }
+};
+
+// A whole-file walk asked for its locks at `arrival` and ended at t: its latency counts when
+// both lie in the window.
+inline void walkEnded(WaitHistogram& latencies, Time arrival, Time t, bool inWindow,
+                      Time windowStart, Time end) {
+    if (inWindow && arrival >= windowStart && t <= end) latencies.record(t - arrival);
+}
+
+// The cost counters of a run: copies' lock holds, their tree operations and the node reads
+// those made.
+struct CostCounters {
+    std::uint64_t holds = 0;
+    std::uint64_t treeOps = 0;
+    std::uint64_t reads = 0;
+    void writeTo(SimResult& r) const;
 };
 
 // UnixBench sums every copy's iterations over the run. Per copy: completions per second between

@@ -67,11 +67,7 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
                 queue.schedule(warmup, {0, kWindowStart, 0, 0});
         }
         emit(SimEvent::ExecEnd, t, static_cast<std::int64_t>(id));
-        if (inWindow && t <= end) {
-            ++a.execsInWindow;
-            if (a.firstExecEnd < 0) a.firstExecEnd = t;
-            a.lastExecEnd = t;
-        }
+        a.execs.ended(t, inWindow, end);
         startExec(id, t);
         return;
     }
@@ -240,7 +236,7 @@ void Simulator::Impl::afterRelease(std::size_t id, Time t) {
         return;
     }
     emit(SimEvent::WalkEnd, t, static_cast<std::int64_t>(id));
-    if (inWindow && a.arrival >= windowStart && t <= end) walkLatencies.record(t - a.arrival);
+    walkEnded(walkLatencies, a.arrival, t, inWindow, windowStart, end);
     a.active = false;
     freeWalkers.push_back(id);
 }

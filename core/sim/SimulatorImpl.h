@@ -83,10 +83,8 @@ struct Agent {
     Plan plan;
     std::size_t pc = 0;
     Time execStart = 0;
-    std::uint64_t execsInWindow = 0;
     std::uint64_t execsDone = 0;
-    Time firstExecEnd = -1;
-    Time lastExecEnd = -1;
+    CopyExecs execs;  // in the window
     PhaseClock clock;
     // Walkers.
     Time arrival = 0;

@@ -175,8 +175,8 @@ SimResult Simulator::Impl::result(Time at) const {
     std::vector<CopyExecs> copies;
     for (unsigned c = 0; c < cfg.copies; ++c) {
         const Agent& a = agents[c];
-        r.execs += a.execsInWindow;
-        copies.push_back({a.execsInWindow, a.firstExecEnd, a.lastExecEnd});
+        r.execs += a.execs.count;
+        copies.push_back(a.execs);
     }
     r.execsPerSecond = execsPerSecond(copies, from, at);
 
@@ -196,10 +196,7 @@ SimResult Simulator::Impl::result(Time at) const {
 
     r.walks = walkLatencies.count();
     latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
-    r.lockHolds = holds;
-    r.treeOps = treeOps;
-    r.nodesPerTreeOp =
-        treeOps ? static_cast<double>(pricer.reads) / static_cast<double>(treeOps) : 0;
+    CostCounters{holds, treeOps, pricer.reads}.writeTo(r);
     r.events = queue.scheduledCount();
     return r;
 }

@@ -10,6 +10,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "trace/EventInterpreter.h"
+#include "trace/EventListener.h"
 #include "trace/TraceHeader.h"
 #include "trace/TraceReader.h"
 
@@ -51,7 +53,19 @@ std::string formatTime(Time ns) {
 
 // --- building -----------------------------------------------------------------------------
 
-struct Timeline::Builder::State {
+// The spans under construction; what each event means is the interpreter's (lenient: an
+// imported recording's contradictions still draw as they come).
+struct Timeline::Builder::State final : EventListener {
+    explicit State(const TraceHeader& h)
+        : header(h), events(header, this, EventInterpreter::Options{false, true}) {
+        for (std::size_t i = 0; i < h.copyCpus.size() && i < h.copyNodes.size(); ++i)
+            cpuNode[static_cast<int>(h.copyCpus[i])] = h.copyNodes[i];
+        for (const TraceLock& l : h.locks)
+            t.lockNames_.push_back(l.name);
+        headerLocks = h.locks.size();
+    }
+    TraceHeader header;
+    EventInterpreter events;
     Timeline t;
     std::map<int, int> cpuNode;
     std::size_t headerLocks = 0;
@@ -67,45 +81,70 @@ struct Timeline::Builder::State {
     std::unordered_map<std::int32_t, std::uint32_t> exec, walk;
     std::unordered_map<std::uint64_t, std::uint32_t> wait, hold;
     std::map<std::pair<std::int32_t, std::uint64_t>, std::uint32_t> kernel;
+    // The event being added, as the timeline keeps it, and its index.
+    TimelineEvent cur;
+    std::uint32_t idx = 0;
 
     static std::uint64_t key(std::int32_t agent, int lock) {
         return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(agent)) << 32) |
                static_cast<std::uint32_t>(lock);
     }
     template <typename Map, typename Key>
-    void open(Map& m, const Key& k, SpanKind kind, const TimelineEvent& e, std::uint32_t idx) {
+    void open(Map& m, const Key& k, SpanKind kind) {
         // A second opening without a close ends the first one there, still marked unclosed.
         const auto it = m.find(k);
-        if (it != m.end()) spans[it->second].end = e.time;
+        if (it != m.end()) spans[it->second].end = cur.time;
         TimelineSpan s;
-        s.start = e.time;
+        s.start = cur.time;
         s.end = -1;
         s.open = idx;
-        s.lock = e.lock;
+        s.lock = cur.lock;
         s.kind = kind;
-        s.mode = e.mode;
+        s.mode = cur.mode;
         m[k] = static_cast<std::uint32_t>(spans.size());
         spans.push_back(s);
-        spanCpu.push_back(e.cpu);
+        spanCpu.push_back(cur.cpu);
     }
     template <typename Map, typename Key>
-    void close(Map& m, const Key& k, const TimelineEvent& e, std::uint32_t idx) {
+    void close(Map& m, const Key& k) {
         const auto it = m.find(k);
         if (it == m.end()) return;
         TimelineSpan& s = spans[it->second];
-        s.end = std::max(s.start, e.time);
+        s.end = std::max(s.start, cur.time);
         s.close = idx;
         m.erase(it);
     }
+    void point() {
+        points.push_back({cur.time, idx, cur.kind});
+        pointCpu.push_back(cur.cpu);
+    }
+
+    void execBegan(const SimEvent&) override { open(exec, cur.agent, SpanKind::Exec); }
+    void execEnded(const SimEvent&) override { close(exec, cur.agent); }
+    void walkBegan(const SimEvent&) override { open(walk, cur.agent, SpanKind::Walk); }
+    void walkEnded(const SimEvent&, Time) override { close(walk, cur.agent); }
+    void waitBegan(const SimEvent&) override {
+        open(wait, key(cur.agent, cur.lock), SpanKind::Wait);
+    }
+    void acquired(const SimEvent&, bool) override {
+        close(wait, key(cur.agent, cur.lock));
+        open(hold, key(cur.agent, cur.lock), SpanKind::Hold);
+    }
+    void released(const SimEvent&, bool) override { close(hold, key(cur.agent, cur.lock)); }
+    void kernelWaitBegan(const SimEvent& e) override {
+        open(kernel, std::make_pair(cur.agent, e.start), SpanKind::KernelWait);
+    }
+    void kernelAcquired(const SimEvent& e) override {
+        close(kernel, std::make_pair(cur.agent, e.start));
+    }
+    void treeChanged(const SimEvent&) override { point(); }
+    void walkArrived(const SimEvent&) override { point(); }
+    void windowStarted(const SimEvent&) override {
+        if (!t.windowStart_) t.windowStart_ = cur.time;
+    }
 };
 
-Timeline::Builder::Builder(const TraceHeader& header) : d_(std::make_shared<State>()) {
-    for (std::size_t i = 0; i < header.copyCpus.size() && i < header.copyNodes.size(); ++i)
-        d_->cpuNode[static_cast<int>(header.copyCpus[i])] = header.copyNodes[i];
-    for (const TraceLock& l : header.locks)
-        d_->t.lockNames_.push_back(l.name);
-    d_->headerLocks = header.locks.size();
-}
+Timeline::Builder::Builder(const TraceHeader& header) : d_(std::make_shared<State>(header)) {}
 
 void Timeline::Builder::setCpuNodes(const std::vector<std::pair<int, int>>& cpuNode) {
     for (const auto& [cpu, node] : cpuNode)
@@ -115,8 +154,9 @@ void Timeline::Builder::setCpuNodes(const std::vector<std::pair<int, int>>& cpuN
 void Timeline::Builder::add(const SimEvent& in) {
     State& s = *d_;
     Timeline& t = s.t;
-    const auto idx = static_cast<std::uint32_t>(t.events_.size());
-    TimelineEvent e;
+    s.idx = static_cast<std::uint32_t>(t.events_.size());
+    TimelineEvent& e = s.cur;
+    e = {};
     e.time = in.time;
     e.agent = in.agent;
     e.cpu = in.cpu;
@@ -124,11 +164,10 @@ void Timeline::Builder::add(const SimEvent& in) {
     e.mode = in.mode;
     const bool kernel =
         in.kind == SimEvent::KernelLockWait || in.kind == SimEvent::KernelLockAcquired;
-    const bool lockOk = in.lock >= 0 && static_cast<std::size_t>(in.lock) < s.headerLocks;
     if (kernel) {
         e.lock = static_cast<std::int16_t>(s.headerLocks);
         s.anyKernel = true;
-    } else if (lockOk) {
+    } else if (in.lock >= 0 && static_cast<std::size_t>(in.lock) < s.headerLocks) {
         e.lock = static_cast<std::int16_t>(in.lock);
     }
     t.events_.push_back(e);
@@ -136,46 +175,8 @@ void Timeline::Builder::add(const SimEvent& in) {
     t.end_ = s.anyEvent ? std::max(t.end_, e.time) : e.time;
     s.anyEvent = true;
     if (in.kind != SimEvent::WindowStart) s.cpus.insert(e.cpu);
-    switch (in.kind) {
-        case SimEvent::ExecBegin:
-            s.open(s.exec, e.agent, SpanKind::Exec, e, idx);
-            break;
-        case SimEvent::ExecEnd:
-            s.close(s.exec, e.agent, e, idx);
-            break;
-        case SimEvent::WalkBegin:
-            s.open(s.walk, e.agent, SpanKind::Walk, e, idx);
-            break;
-        case SimEvent::WalkEnd:
-            s.close(s.walk, e.agent, e, idx);
-            break;
-        case SimEvent::LockWait:
-            if (lockOk) s.open(s.wait, State::key(e.agent, e.lock), SpanKind::Wait, e, idx);
-            break;
-        case SimEvent::LockAcquire:
-            if (!lockOk) break;
-            s.close(s.wait, State::key(e.agent, e.lock), e, idx);
-            s.open(s.hold, State::key(e.agent, e.lock), SpanKind::Hold, e, idx);
-            break;
-        case SimEvent::LockRelease:
-            if (lockOk) s.close(s.hold, State::key(e.agent, e.lock), e, idx);
-            break;
-        case SimEvent::KernelLockWait:
-            s.open(s.kernel, std::make_pair(e.agent, in.start), SpanKind::KernelWait, e, idx);
-            break;
-        case SimEvent::KernelLockAcquired:
-            s.close(s.kernel, std::make_pair(e.agent, in.start), e, idx);
-            break;
-        case SimEvent::TreeInsert:
-        case SimEvent::TreeRemove:
-        case SimEvent::WalkArrive:
-            s.points.push_back({e.time, idx, e.kind});
-            s.pointCpu.push_back(e.cpu);
-            break;
-        case SimEvent::WindowStart:
-            if (!t.windowStart_) t.windowStart_ = e.time;
-            break;
-    }
+    std::string contradiction;  // drawn anyway: the timeline shows what was recorded
+    s.events.apply(in, contradiction);
 }
 
 Timeline Timeline::Builder::finish() {
@@ -283,7 +284,7 @@ Timeline Timeline::Builder::finish() {
                 m[i] = i ? std::max(m[i - 1], t.spans_[v[i]].end) : t.spans_[v[i]].end;
         }
     Timeline out = std::move(t);
-    d_ = std::make_shared<State>();
+    d_ = std::make_shared<State>(s.header);
     return out;
 }
 

@@ -6,12 +6,12 @@
 // with the simulator's own window rules; the cost counters (lock holds, tree operations, nodes
 // read per operation) are recounted on the rebuilt trees; each copy's time split follows its
 // lock and tree events (a hold's first lock request, its first tree operation, its last release)
-// as the simulator's phases do.
+// as the simulator's phases do. The trees, the agents' lock states and the contradictions are
+// EventInterpreter's; this keeps only the statistics, counted with sim/ResultMath's rules.
 
-#include <deque>
 #include <memory>
 #include <string>
-#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "itree/IntervalTree.h"
@@ -20,11 +20,12 @@
 #include "sim/RwSemModel.h"
 #include "sim/SimResult.h"
 #include "sim/Simulator.h"
+#include "trace/EventInterpreter.h"
 #include "trace/TraceHeader.h"
 
 namespace immap::trace {
 
-class TraceReplay {
+class TraceReplay final : private EventListener {
 public:
     explicit TraceReplay(const TraceHeader& header);
     TraceReplay(const TraceReplay&) = delete;
@@ -42,19 +43,16 @@ public:
     void endsEarlyAt(std::int64_t time);
 
     std::uint64_t events() const { return events_; }
-    std::size_t treeCount(int file) const {
-        return files_[static_cast<std::size_t>(file)].trees.size();
-    }
+    std::size_t treeCount(int file) const { return state_.trees(file).size(); }
     const itree::IntervalTree& tree(int file, int tree) const {
-        return *files_[static_cast<std::size_t>(file)].trees[static_cast<std::size_t>(tree)];
+        return *state_.trees(file)[static_cast<std::size_t>(tree)];
     }
+    const EventInterpreter& state() const { return state_; }
     std::int64_t now() const { return now_; }
-    // VMA slots allocated: at most the most VMAs in trees at once, whatever the ids.
-    std::size_t vmaSlots() const { return vmas_.size(); }
-    // What a tree node of this replay is: its VMA id, home node and the agent that mapped it.
-    static std::uint32_t vmaIdOf(const itree::Node* n) { return static_cast<const Vma*>(n)->id; }
-    static int homeOf(const itree::Node* n) { return static_cast<const Vma*>(n)->home; }
-    static std::int32_t ownerOf(const itree::Node* n) { return static_cast<const Vma*>(n)->owner; }
+    std::size_t vmaSlots() const { return state_.vmaSlots(); }
+    static std::uint32_t vmaIdOf(const itree::Node* n) { return EventInterpreter::vmaIdOf(n); }
+    static int homeOf(const itree::Node* n) { return EventInterpreter::homeOf(n); }
+    static std::int32_t ownerOf(const itree::Node* n) { return EventInterpreter::ownerOf(n); }
 
     // Everything a replay knows at this point, to come back to it later (seeking). Holds only
     // the VMAs in trees and bounded statistics, so a checkpoint costs what the trees, copies
@@ -64,48 +62,31 @@ public:
     void restore(const Snapshot& s);
 
 private:
-    struct Vma : itree::Node {
-        std::uint32_t id = 0;
-        int file = -1;
-        int tree = -1;
-        int home = 0;
-        std::int32_t owner = -1;
-        bool inTree = false;
-    };
-    struct File {
-        std::vector<std::unique_ptr<itree::IntervalTree>> trees;
-        std::uint64_t inserts = 0;
-        std::uint64_t removes = 0;
-    };
-    struct Agent {
-        int waitingOn = -1;
-        int held = 0;  // locks held
+    // What each copy's statistics need (walkers and other agents have none).
+    struct Copy {
         sim::PhaseClock clock;
-        std::uint64_t execsInWindow = 0;
-        std::int64_t firstExecEnd = -1;
-        std::int64_t lastExecEnd = -1;
-        std::int64_t arrival = 0;
+        sim::CopyExecs execs;
     };
-    // The VMA in a tree under this id, or null.
-    Vma* liveVma(std::uint32_t id);
-    Vma& addVma(std::uint32_t id);
-    void dropVma(std::uint32_t id);
-    Agent& agent(std::int32_t id);
+    Copy* copy(std::int32_t id);
     void beginWaiting(const sim::SimEvent& e);
+    void waitBegan(const sim::SimEvent& e) override;
+    void acquired(const sim::SimEvent& e, bool afterWait) override;
+    void released(const sim::SimEvent& e, bool lastHeld) override;
+    void treeOpBegins(const sim::SimEvent& e) override;
+    void treeChanged(const sim::SimEvent& e) override;
+    void execBegan(const sim::SimEvent& e) override;
+    void execEnded(const sim::SimEvent& e) override;
+    void walkEnded(const sim::SimEvent& e, sim::Time arrival) override;
+    void windowStarted(const sim::SimEvent& e) override;
 
     TraceHeader header_;
-    std::vector<File> files_;
-    // Slots for the VMAs in trees: ids (any 32-bit value a trace gives) map to slots, and a
-    // removed VMA's slot is reused, so memory follows the trees, not the ids or the run.
-    std::deque<Vma> vmas_;  // a deque never moves what the trees link to
-    std::unordered_map<std::uint32_t, std::uint32_t> slotOf_;
-    std::vector<std::uint32_t> freeSlots_;
+    EventInterpreter state_;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> fileOps_;  // inserts, removes per file
     std::vector<sim::RwSemModel> locks_;
-    // Copies (ids below the header's count, up to kDenseAgents) by index; the rest (walkers,
-    // pids) hashed, so that a large id costs one entry, not every id below it.
-    std::vector<Agent> agentsByIndex_;
-    std::unordered_map<std::int32_t, Agent> agents_;
-    static constexpr std::int32_t kDenseAgents = 1 << 16;
+    // Copies below kDenseCopies by index (a header may claim any count; ids past it are not
+    // counted, as before).
+    std::vector<Copy> copies_;
+    static constexpr std::int32_t kDenseCopies = 1 << 16;
     bool inWindow_ = false;
     std::int64_t windowStart_ = 0;
     std::int64_t end_ = 0;
@@ -122,8 +103,8 @@ private:
         void write(const itree::Node*) override {}
     } reads_;
     bool started_ = false;
-    std::uint64_t holds_ = 0;
-    std::uint64_t treeOps_ = 0;
+    sim::CostCounters costs_;  // reads live in reads_ until result()
+    std::string failure_;      // what the lock models refused during the current event
 };
 
 }  // namespace immap::trace
