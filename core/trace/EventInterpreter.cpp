@@ -28,25 +28,25 @@ EventInterpreter::Vma* EventInterpreter::liveVma(std::uint32_t id) {
     return it == slotOf_.end() ? nullptr : &vmas_[it->second];
 }
 
-EventInterpreter::Vma& EventInterpreter::addVma(std::uint32_t id) {
-    std::uint32_t slot;
+EventInterpreter::Vma* EventInterpreter::addVma(const VmaRecord& r) {
+    const auto [it, fresh] = slotOf_.try_emplace(r.id, 0u);
+    if (!fresh) return nullptr;
     if (!freeSlots_.empty()) {
-        slot = freeSlots_.back();
+        it->second = freeSlots_.back();
         freeSlots_.pop_back();
     } else {
-        slot = static_cast<std::uint32_t>(vmas_.size());
+        it->second = static_cast<std::uint32_t>(vmas_.size());
         vmas_.emplace_back();
     }
-    slotOf_.emplace(id, slot);
-    Vma& v = vmas_[slot];
-    v.id = id;  // the rest is set by the caller (Nodes do not copy)
-    return v;
-}
-
-void EventInterpreter::dropVma(std::uint32_t id) {
-    const auto it = slotOf_.find(id);
-    freeSlots_.push_back(it->second);
-    slotOf_.erase(it);
+    Vma& v = vmas_[it->second];  // Nodes do not copy: the fields are set one by one
+    v.id = r.id;
+    v.start = r.start;
+    v.last = r.last;
+    v.file = r.file;
+    v.tree = r.tree;
+    v.home = r.home;
+    v.owner = r.owner;
+    return &v;
 }
 
 EventInterpreter::Agent& EventInterpreter::agentMut(std::int32_t id) {
@@ -94,22 +94,17 @@ bool EventInterpreter::treeEvent(const SimEvent& e, std::string& reason) {
         }
     }
     itree::IntervalTree& t = *trees[static_cast<std::size_t>(e.tree)];
-    Vma* live = liveVma(e.vma);
     if (e.kind == SimEvent::TreeInsert) {
-        if (live) {
+        Vma* v = addVma({e.vma, e.start, e.last, e.file, e.tree, e.home, e.agent});
+        if (!v) {
             reason = "VMA " + std::to_string(e.vma) + " is inserted while already in a tree";
             return false;
         }
         listener_->treeOpBegins(e);
-        Vma& v = addVma(e.vma);
-        v.start = e.start;
-        v.last = e.last;
-        v.file = e.file;
-        v.tree = e.tree;
-        v.home = e.home;
-        v.owner = e.agent;
-        t.insert(&v);
+        t.insert(v);
     } else {
+        const auto it = slotOf_.find(e.vma);
+        Vma* live = it == slotOf_.end() ? nullptr : &vmas_[it->second];
         if (!live || live->file != e.file || live->tree != e.tree || live->start != e.start ||
             live->last != e.last) {
             reason = "VMA " + std::to_string(e.vma) + " is removed from a tree it is not in";
@@ -117,7 +112,8 @@ bool EventInterpreter::treeEvent(const SimEvent& e, std::string& reason) {
         }
         listener_->treeOpBegins(e);
         t.remove(live);
-        dropVma(e.vma);
+        freeSlots_.push_back(it->second);
+        slotOf_.erase(it);
     }
     listener_->treeChanged(e);
     return true;
@@ -225,12 +221,6 @@ bool EventInterpreter::apply(const SimEvent& e, std::string& reason) {
 // --- snapshots ----------------------------------------------------------------------------
 
 struct EventInterpreter::Snapshot {
-    struct Live {
-        std::uint32_t id;
-        itree::Index start, last;
-        int file, tree, home;
-        std::int32_t owner;
-    };
     struct Link {
         std::uint32_t node, parent, left, right;
         itree::Color color;
@@ -241,7 +231,7 @@ struct EventInterpreter::Snapshot {
         std::uint32_t root = kNone, leftmost = kNone;
     };
     static constexpr std::uint32_t kNone = ~0u;
-    std::vector<Live> live;
+    std::vector<VmaRecord> live;
     std::vector<std::vector<Tree>> trees;  // per file, per tree
     std::vector<Agent> copies;
     std::unordered_map<std::int32_t, Agent> others;
@@ -275,15 +265,8 @@ void EventInterpreter::restore(const Snapshot& s) {
     vmas_.clear();
     slotOf_.clear();
     freeSlots_.clear();
-    for (const Snapshot::Live& l : s.live) {
-        Vma& v = addVma(l.id);
-        v.start = l.start;
-        v.last = l.last;
-        v.file = l.file;
-        v.tree = l.tree;
-        v.home = l.home;
-        v.owner = l.owner;
-    }
+    for (const VmaRecord& l : s.live)
+        addVma(l);
     auto ptr = [&](std::uint32_t id) -> itree::Node* {
         return id == Snapshot::kNone ? nullptr : liveVma(id);
     };

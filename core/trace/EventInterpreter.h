@@ -83,9 +83,16 @@ private:
         int home = 0;
         std::int32_t owner = -1;
     };
+    // What a VMA in a tree is, apart from its links: what an insert gives and a snapshot keeps.
+    struct VmaRecord {
+        std::uint32_t id;
+        itree::Index start, last;
+        int file, tree, home;
+        std::int32_t owner;
+    };
     Vma* liveVma(std::uint32_t id);
-    Vma& addVma(std::uint32_t id);
-    void dropVma(std::uint32_t id);
+    // The VMA gets a free slot (or a new one); false if the id is already in a tree.
+    Vma* addVma(const VmaRecord& r);
     Agent& agentMut(std::int32_t id);
     bool treeEvent(const sim::SimEvent& e, std::string& reason);
     bool lockEvent(const sim::SimEvent& e, std::string& reason);
