@@ -84,6 +84,7 @@ struct Timeline::Builder::State final : EventListener {
     // The event being added, as the timeline keeps it, and its index.
     TimelineEvent cur;
     std::uint32_t idx = 0;
+    std::string contradiction;  // the interpreter's reason, unused
 
     static std::uint64_t key(std::int32_t agent, int lock) {
         return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(agent)) << 32) |
@@ -175,8 +176,7 @@ void Timeline::Builder::add(const SimEvent& in) {
     t.end_ = s.anyEvent ? std::max(t.end_, e.time) : e.time;
     s.anyEvent = true;
     if (in.kind != SimEvent::WindowStart) s.cpus.insert(e.cpu);
-    std::string contradiction;  // drawn anyway: the timeline shows what was recorded
-    s.events.apply(in, contradiction);
+    s.events.apply(in, s.contradiction);  // drawn anyway: the timeline shows what was recorded
 }
 
 Timeline Timeline::Builder::finish() {
