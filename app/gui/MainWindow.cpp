@@ -2,24 +2,31 @@
 
 #include <map>
 
-#include <QFileDialog>
-
 #include <QAction>
 #include <QApplication>
+#include <QCloseEvent>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QFileDialog>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QUrl>
 #include <QVBoxLayout>
+#include <iostream>
 
 #include "InsertVmaDialog.h"
+#include "io/InputFile.h"
 #include "session/Scenario.h"
 #include "session/StepCaption.h"
+#include "trace/Bookmarks.h"
+#include "views/ViewExporter.h"
 
 namespace immap::gui {
 
@@ -29,6 +36,8 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     setWindowTitle(QStringLiteral("immap-lab"));
     setAcceptDrops(true);
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    loader_ = new SourceLoader(session_, *this, this);
+    connect(loader_, &SourceLoader::loaded, this, &MainWindow::afterLoad);
     tabs_ = new QTabWidget(this);
     tabs_->setDocumentMode(true);
     trees_ = new TreePages(session_, *this, tabs_, this);
@@ -42,9 +51,13 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     tabs_->addTab(replayPage_, tr("Replay"));
     contentionPage_ = new ContentionPage(session_, *this, tabs_);
     tabs_->addTab(contentionPage_, tr("Contention"));
+    workshop_ = new Workshop(session_, *this, *this, *loader_, *throughputPage_, *replayPage_);
+    connect(workshop_, &Workshop::settingsReplaced, this, [this] {
+        throughputPage_->reset();  // a sweep of the settings the scenario replaced
+        showSettings();
+    });
     buildPageTable();
     buildMenus();
-    buildScenarioUi();
 
     resize(1600, 1000);
     if (persist_) {
@@ -53,7 +66,6 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
         restoreState(s.value("window/state").toByteArray());
         trees_->controls()->setSpeedIndex(s.value("animation/speed", 2).toInt());
         trees_->animation()->setSpeed(trees_->controls()->speed());
-        rebuildRecentMenu();
     }
 }
 
@@ -93,13 +105,13 @@ void MainWindow::buildDocks() {
 }
 
 void MainWindow::buildMenus() {
-    QMenu* file = fileMenu_ = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open…"), QKeySequence::Open, loader_, &SourceLoader::openDialog);
     file->addAction(tr("Open &live host"), QKeySequence(tr("Ctrl+L")), this,
                     [this] { openSource(QStringLiteral("live")); });
     file->addAction(tr("Open &default scenario"), QKeySequence(tr("Ctrl+D")), this,
                     &MainWindow::loadDefault);
-    recentMenu_ = file->addMenu(tr("Open &recent"));
+    loader_->setRecentMenu(file->addMenu(tr("Open &recent")));
     file->addAction(tr("Open &trace…"), QKeySequence(tr("Ctrl+T")), this, [this] {
         const QString path =
             QFileDialog::getOpenFileName(this, tr("Open a native trace"), QString(),
@@ -114,12 +126,12 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty()) openMeasurements(path);
     });
     file->addSeparator();
-    exportAction_ = file->addAction(tr("&Export view…"), QKeySequence(tr("Ctrl+E")), this,
-                                    &MainWindow::exportDialog);
+    QAction* exportAction = file->addAction(tr("&Export view…"), QKeySequence(tr("Ctrl+E")), this,
+                                            &MainWindow::exportDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-    QMenu* view = viewMenu_ = menuBar()->addMenu(tr("&View"));
+    QMenu* view = menuBar()->addMenu(tr("&View"));
     // One entry per tab, Ctrl+1 to Ctrl+7 in view-name order, labelled as its tab.
     for (std::size_t i = 0; i < pages_.size(); ++i) {
         const QString name = pages_[i].first;
@@ -183,6 +195,7 @@ void MainWindow::buildMenus() {
                               "node.</p>")
                                .arg(QStringLiteral(IMMAP_VERSION)));
     });
+    workshop_->addActions(file, exportAction, view);
 }
 
 void MainWindow::buildPageTable() {
@@ -289,6 +302,78 @@ bool MainWindow::openMeasurements(const QString& path) {
     if (!throughputPage_->openMeasurements(path)) return false;
     setView(QStringLiteral("throughput"));
     return true;
+}
+
+// --- what the window does itself: errors, status, drops, closing, export ---------------
+
+void MainWindow::showStatus(const QString& text, int timeoutMs) {
+    statusBar()->showMessage(text, timeoutMs);
+}
+
+void MainWindow::showError(const QString& title, const QString& text) {
+    lastError_ = text;
+    if (headless_) {
+        std::cerr << "immap-lab: " << text.toStdString() << '\n';
+        return;
+    }
+    // open(), not exec(): the window stays live and tests can find the box without blocking.
+    auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("errorDialog"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+    const QList<QUrl> urls = e->mimeData()->urls();
+    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+    e->acceptProposedAction();
+    openPath(urls.first().toLocalFile());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+    if (persist_) {
+        QSettings s;
+        s.setValue("window/geometry", saveGeometry());
+        s.setValue("window/state", saveState());
+        s.setValue("animation/speed", trees_->controls()->speedIndex());
+    }
+    QMainWindow::closeEvent(e);
+}
+
+std::vector<std::string> MainWindow::windowInputs() const {
+    std::vector<std::string> in;
+    for (const std::string& spec : {session_.host().source, session_.topologySpec()})
+        if (std::string f = io::InputFile::fileOfSpec(spec); !f.empty()) in.push_back(std::move(f));
+    if (!tracePath().isEmpty()) {
+        in.push_back(tracePath().toStdString());
+        in.push_back(trace::Bookmarks::sidecarPath(tracePath().toStdString()));
+    }
+    if (!session_.settings().recipePath.empty()) in.push_back(session_.settings().recipePath);
+    return in;
+}
+
+bool MainWindow::exportView(const QString& path) {
+    const QString error = views::ViewExporter::save(currentView(), path, windowInputs());
+    if (!error.isEmpty()) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::exportDialog() {
+    QSettings s;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the current view"), s.value("export/last", "immap-view.png").toString(),
+        views::ViewExporter::filters());
+    if (path.isEmpty()) return;
+    if (persist_) s.setValue("export/last", path);
+    exportView(path);
 }
 
 }  // namespace immap::gui

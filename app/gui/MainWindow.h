@@ -2,11 +2,10 @@
 // The main window: a frame around pages. It owns the session and creates the tab pages
 // (TreePages for the split, single-tree and table tabs; ThroughputPage; the topology view;
 // ReplayPage; ContentionPage), each given the session and this window as its PageHost; it
-// wires menus, docks (files, VMAs, steps, parameters), the status bar, settings, recent files,
-// drag and drop, export, loading and scenarios. The tabs' logic is in their classes; the
-// accessors below forward to them for tests and main.cpp.
+// wires menus, docks (files, VMAs, steps, parameters), the status bar, settings, drag and drop
+// and export. The tabs' logic is in their classes, loading in SourceLoader, scenarios and
+// workshop mode in Workshop; the accessors below forward to them for tests and main.cpp.
 
-#include <QFont>
 #include <QListWidget>
 #include <QMainWindow>
 #include <QTabWidget>
@@ -17,10 +16,12 @@
 #include "ContentionPage.h"
 #include "PageHost.h"
 #include "ReplayPage.h"
+#include "SourceLoader.h"
 #include "SweepController.h"
 #include "ThroughputPage.h"
 #include "TimelineController.h"
 #include "TreePages.h"
+#include "Workshop.h"
 #include "session/Scenario.h"
 #include "session/Session.h"
 #include "session/WalkPlayer.h"
@@ -56,15 +57,16 @@ public:
     ~MainWindow() override;
 
     // Each returns false after showing an error dialog (file, line, reason) on bad input.
-    bool openSource(const QString& spec, const QString& topology = {}, const QString& file = {});
-    bool openPath(const QString& path);  // a snapshot dir/archive, maps file or topology XML
-    bool openTopology(const QString& spec);
-    void loadDefault();
+    bool openSource(const QString& spec, const QString& topology = {}, const QString& file = {}) {
+        return loader_->openSource(spec, topology, file);
+    }
+    bool openPath(const QString& path) { return loader_->openPath(path); }
+    bool openTopology(const QString& spec) { return loader_->openTopology(spec); }
+    void loadDefault() { loader_->loadDefault(); }
 
-    // "split" (default), "trees" (the single tree alone) or "table".
-    bool setView(const QString& name);
-    // The name (one of session::Scenario::viewNames()) of the tab on show.
-    QString currentViewName() const;
+    // A tab by its name, one of session::Scenario::viewNames() ("tree" is "trees").
+    bool setView(const QString& name) override;
+    QString currentViewName() const override;
     // Where errors go in --screenshot mode: stderr instead of a dialog.
     void setHeadless(bool headless) { headless_ = headless; }
     // Whether a new update starts playing at once (tests step it by hand).
@@ -102,7 +104,9 @@ public:
     // Loads a host (Session::stage on a worker, then commit); false on an error (shown) or a
     // cancel (the window unchanged).
     bool loadInBackground(const QString& what, const std::string& source,
-                          const std::string& topology, const std::string& file);
+                          const std::string& topology, const std::string& file) {
+        return loader_->loadInBackground(what, source, topology, file);
+    }
 
     // The throughput tab: runs a sweep of the current topology in the background.
     ThroughputPage* throughputPage() const { return throughputPage_; }
@@ -133,22 +137,20 @@ public:
     views::TimelinePanel* timelinePanel() const { return replayPage_->timelinePanel(); }
     bool exportTimeline(const QString& path) { return replayPage_->exportTimeline(path); }
 
-    // Workshop scenarios (MainWindowScenario.cpp): open applies topology, source, file,
-    // parameters, sweep grid, view and bookmarks, or shows an error and changes nothing.
-    bool openScenario(const QString& path);
-    bool saveScenario(const QString& path);
-    session::Scenario currentScenario() const;  // the window's state as a scenario
-    const session::Scenario& scenario() const { return scenario_; }
-    // Full screen, the application font scaled by kWorkshopScale, the caption bar; and back.
-    void setWorkshopMode(bool on);
-    bool workshopMode() const { return workshop_; }
-    static constexpr double kWorkshopScale = 1.6;
-    // The scenario's bookmarks: show one (its view, its trace event) and its caption.
-    void showBookmark(int index);
-    void nextBookmark() { showBookmark(bookmark_ + 1); }
-    void previousBookmark() { showBookmark(bookmark_ - 1); }
-    int currentBookmark() const { return bookmark_; }
-    QLabel* captionLabel() const { return caption_; }
+    // Workshop scenarios and workshop mode (Workshop).
+    Workshop* workshop() const { return workshop_; }
+    bool openScenario(const QString& path) { return workshop_->openScenario(path); }
+    bool saveScenario(const QString& path) { return workshop_->saveScenario(path); }
+    session::Scenario currentScenario() const { return workshop_->currentScenario(); }
+    const session::Scenario& scenario() const { return workshop_->scenario(); }
+    void setWorkshopMode(bool on) { workshop_->setWorkshopMode(on); }
+    bool workshopMode() const { return workshop_->workshopMode(); }
+    static constexpr double kWorkshopScale = Workshop::kFontScale;
+    void showBookmark(int index) { workshop_->showBookmark(index); }
+    void nextBookmark() { workshop_->nextBookmark(); }
+    void previousBookmark() { workshop_->previousBookmark(); }
+    int currentBookmark() const { return workshop_->currentBookmark(); }
+    QLabel* captionLabel() const { return workshop_->captionLabel(); }
     QLabel* sweepSummary() const { return throughputPage_->summary(); }
 
     // The contention tab (ContentionPage): two policies live side by side.
@@ -180,47 +182,29 @@ private:
     void buildDocks();
     void afterLoad();
     void fillFilePicker();
-    bool guarded(const QString& what, const std::function<void()>& load);
-    void addRecent(const QString& entry);
-    void rebuildRecentMenu();
-    void openDialog();
     void exportDialog();
     void buildThroughputTab();
     void showSettings();  // the session's settings into the controls that edit them
-    void buildScenarioUi();
-    void reportSkipped(const QString& spec);
 
     session::Session session_;
+    SourceLoader* loader_ = nullptr;
+    Workshop* workshop_ = nullptr;
     TreePages* trees_ = nullptr;
     bool persist_;
     bool headless_ = false;
     QString lastError_;
     QTabWidget* tabs_ = nullptr;
     QListWidget* files_ = nullptr;
-    QMenu* recentMenu_ = nullptr;
     ThroughputPage* throughputPage_ = nullptr;
     views::ParamsPanel* params_ = nullptr;
     views::TopologyView* topology_ = nullptr;
     ReplayPage* replayPage_ = nullptr;
     bool fillingFiles_ = false;
-    session::Scenario scenario_;
-    int bookmark_ = -1;
-    bool workshop_ = false;
-    QFont normalFont_;
-    Qt::WindowStates stateBeforeWorkshop_;
-    QToolBar* captionBar_ = nullptr;
-    QLabel* caption_ = nullptr;
     ContentionPage* contentionPage_ = nullptr;
     // Every tab by its view name, in Scenario::viewNames() order: the one table setView, the
     // View menu and scenario saves read.
     std::vector<std::pair<QString, QWidget*>> pages_;
     // What later parts of the set-up add to or arrange around, held rather than looked up.
-    QMenu* fileMenu_ = nullptr;
-    QMenu* viewMenu_ = nullptr;
-    QAction* exportAction_ = nullptr;
-    QAction* workshopAction_ = nullptr;
-    QAction* nextBookmarkAction_ = nullptr;
-    QAction* previousBookmarkAction_ = nullptr;
     QDockWidget* filesDock_ = nullptr;
     QDockWidget* vmaDock_ = nullptr;
     void buildPageTable();

@@ -2,7 +2,8 @@
 // What a tab page asks of the window around it, given to each page explicitly: an error shown
 // (a dialog, or stderr when headless), a status-bar message, whether it may show a progress
 // dialog, the files the window has read (which no page may write over), whether settings may be
-// written, and bringing a page to the front.
+// written, and bringing a page to the front, or a tab by its view name
+// (session::Scenario::viewNames()).
 
 #include <QString>
 #include <QWidget>
@@ -19,7 +20,9 @@ public:
     virtual bool interactive() const = 0;  // false headless: no progress dialogs
     virtual std::vector<std::string> windowInputs() const = 0;
     virtual bool persists() const = 0;  // may write QSettings (off for --screenshot and tests)
-    virtual void showPage(QWidget* page) = 0;  // bring a tab to the front
+    virtual void showPage(QWidget* page) = 0;       // bring a tab to the front
+    virtual bool setView(const QString& name) = 0;  // false for a name that is no view
+    virtual QString currentViewName() const = 0;
 
 protected:
     PageHost() = default;

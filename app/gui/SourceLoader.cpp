@@ -1,33 +1,21 @@
-// MainWindow's dealings with the outside: opening sources (with errors shown as dialogs naming
-// file, line and reason), recent files, drag and drop, settings and export.
+#include "SourceLoader.h"
+
 #include <QApplication>
-#include <QCloseEvent>
 #include <QDialogButtonBox>
-#include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QMenu>
-#include <QMessageBox>
-#include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
-#include <QStatusBar>
-#include <QUrl>
-#include <iostream>
 
 #include "BusyTask.h"
-#include "MainWindow.h"
-
 #include "ErrorText.h"
+#include "PageHost.h"
 #include "SourceArg.h"
-#include "io/InputFile.h"
+#include "io/InputError.h"
 #include "limits/Cancelled.h"
 #include "limits/UserReason.h"
-#include "procfs/ParseError.h"
 #include "session/DefaultScenario.h"
-#include "session/Scenario.h"
-#include "topology/TopologyError.h"
-#include "trace/Bookmarks.h"
-#include "views/ViewExporter.h"
+#include "session/Session.h"
 
 namespace immap::gui {
 
@@ -35,24 +23,15 @@ namespace {
 constexpr int kMaxRecent = 8;
 }
 
-void MainWindow::showStatus(const QString& text, int timeoutMs) {
-    statusBar()->showMessage(text, timeoutMs);
+SourceLoader::SourceLoader(session::Session& session, PageHost& host, QWidget* window)
+    : QObject(window), session_(session), host_(host), window_(window) {}
+
+void SourceLoader::setRecentMenu(QMenu* menu) {
+    recentMenu_ = menu;
+    if (host_.persists()) rebuildRecentMenu();  // tests and screenshots leave the settings be
 }
 
-void MainWindow::showError(const QString& title, const QString& text) {
-    lastError_ = text;
-    if (headless_) {
-        std::cerr << "immap-lab: " << text.toStdString() << '\n';
-        return;
-    }
-    // open(), not exec(): the window stays live and tests can find the box without blocking.
-    auto* box = new QMessageBox(QMessageBox::Critical, title, text, QMessageBox::Ok, this);
-    box->setObjectName(QStringLiteral("errorDialog"));
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
-}
-
-bool MainWindow::guarded(const QString& what, const std::function<void()>& load) {
+bool SourceLoader::guarded(const QString& what, const std::function<void()>& load) {
     QApplication::setOverrideCursor(Qt::WaitCursor);
     QString error;
     try {
@@ -67,12 +46,12 @@ bool MainWindow::guarded(const QString& what, const std::function<void()>& load)
     }
     QApplication::restoreOverrideCursor();
     if (error.isEmpty()) return true;
-    showError(tr("Cannot open"), tr("Cannot open %1.\n\n%2").arg(what, error));
+    host_.showError(tr("Cannot open"), tr("Cannot open %1.\n\n%2").arg(what, error));
     return false;
 }
 
-bool MainWindow::loadInBackground(const QString& what, const std::string& source,
-                                  const std::string& topology, const std::string& file) {
+bool SourceLoader::loadInBackground(const QString& what, const std::string& source,
+                                    const std::string& topology, const std::string& file) {
     bool cancelled = false;
     const bool ok = guarded(what, [&] {
         // A million-process host takes seconds to read and build: on a worker, with progress
@@ -80,25 +59,25 @@ bool MainWindow::loadInBackground(const QString& what, const std::string& source
         session::Session::Staged staged;
         const mapping::Policy split = session_.splitPolicy();
         cancelled = !BusyTask::run(
-            this, tr("Loading %1...").arg(what),
+            window_, tr("Loading %1...").arg(what),
             [&](const std::atomic<bool>& cancel) {
                 try {
                     staged = session::Session::stage(source, topology, file, split, &cancel);
                 } catch (const limits::Cancelled&) {
                 }
             },
-            !headless_);
+            host_.interactive());
         if (!cancelled) session_.commit(std::move(staged));
     });
     if (ok && cancelled)
-        statusBar()->showMessage(tr("Loading %1 cancelled; nothing changed.").arg(what), 6000);
+        host_.showStatus(tr("Loading %1 cancelled; nothing changed.").arg(what), 6000);
     return ok && !cancelled;
 }
 
-bool MainWindow::openSource(const QString& spec, const QString& topology, const QString& file) {
+bool SourceLoader::openSource(const QString& spec, const QString& topology, const QString& file) {
     if (!loadInBackground(spec, spec.toStdString(), topology.toStdString(), file.toStdString()))
         return false;
-    afterLoad();
+    emit loaded();
     reportSkipped(spec);
     if (spec != QLatin1String(session::kDefaultSource))
         addRecent(topology.isEmpty() ? spec : spec + QStringLiteral("|") + topology);
@@ -109,17 +88,16 @@ bool MainWindow::openSource(const QString& spec, const QString& topology, const 
 // (FILE:LINE: reason), as the CLI does, and what loaded but may be cut short (the snapshot's
 // warnings, the CLI's "warning:" lines). On the live host processes vanish all the time: the
 // status bar is enough there.
-void MainWindow::reportSkipped(const QString& spec) {
+void SourceLoader::reportSkipped(const QString& spec) {
     const auto& skipped = session_.host().mappings.skipped();
     const auto& warnings = session_.host().snapshot.warnings;
     if (skipped.empty() && warnings.empty()) return;
     if (spec == QLatin1String("live")) {
-        statusBar()->showMessage(
-            skipped.empty()
-                ? tr("%n file(s) may be cut short.", nullptr, static_cast<int>(warnings.size()))
-                : tr("%n process(es) could not be read and were skipped.", nullptr,
-                     static_cast<int>(skipped.size())),
-            8000);
+        host_.showStatus(skipped.empty() ? tr("%n file(s) may be cut short.", nullptr,
+                                              static_cast<int>(warnings.size()))
+                                         : tr("%n process(es) could not be read and were skipped.",
+                                              nullptr, static_cast<int>(skipped.size())),
+                         8000);
         return;
     }
     constexpr std::size_t kShown = 10;
@@ -143,34 +121,34 @@ void MainWindow::reportSkipped(const QString& spec) {
         if (!text.isEmpty()) text += QStringLiteral("\n\n");
         text += tr("%1 loaded, but may be incomplete:\n\n%2").arg(spec, w.join(QLatin1Char('\n')));
     }
-    showError(
+    host_.showError(
         skipped.empty() ? tr("The snapshot may be cut short") : tr("Some processes were skipped"),
         text);
 }
 
-bool MainWindow::openTopology(const QString& spec) {
+bool SourceLoader::openTopology(const QString& spec) {
     // The current source again, placed on the new topology (Session::setTopology's rule).
     const std::string source =
         session_.loaded() ? session_.host().source : std::string(session::kDefaultSource);
     const std::string file = session_.loaded() ? session_.file().path : std::string();
     if (!loadInBackground(spec, source, spec.toStdString(), file)) return false;
-    afterLoad();
+    emit loaded();
     return true;
 }
 
-bool MainWindow::openPath(const QString& path) {
+bool SourceLoader::openPath(const QString& path) {
     const SourceArg a = classifySource(path);
     if (a.kind == SourceArg::Kind::Topology) return openTopology(a.spec);
     return openSource(a.spec);
 }
 
-void MainWindow::loadDefault() {
+void SourceLoader::loadDefault() {
     openSource(QString::fromLatin1(session::kDefaultSource),
                QString::fromLatin1(session::kDefaultTopology));
 }
 
-void MainWindow::openDialog() {
-    QFileDialog d(this, tr("Open a maps file, snapshot archive or topology XML"));
+void SourceLoader::openDialog() {
+    QFileDialog d(window_, tr("Open a maps file, snapshot archive or topology XML"));
     d.setFileMode(QFileDialog::ExistingFile);
     d.setOption(QFileDialog::DontUseNativeDialog);
     d.setNameFilters({tr("All sources (*)"), tr("Snapshot archives (*.tar *.tar.gz *.tgz)"),
@@ -179,7 +157,7 @@ void MainWindow::openDialog() {
     auto* dirButton = new QPushButton(tr("Open snapshot &directory…"), &d);
     connect(dirButton, &QPushButton::clicked, &d, [this, &d] {
         d.reject();
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Snapshot directory"));
+        const QString dir = QFileDialog::getExistingDirectory(window_, tr("Snapshot directory"));
         if (!dir.isEmpty()) openPath(dir);
     });
     if (auto* box = d.findChild<QDialogButtonBox*>())
@@ -188,8 +166,8 @@ void MainWindow::openDialog() {
         openPath(d.selectedFiles().first());
 }
 
-void MainWindow::addRecent(const QString& entry) {
-    if (!persist_) return;
+void SourceLoader::addRecent(const QString& entry) {
+    if (!host_.persists()) return;
     QSettings s;
     QStringList list = s.value("recentFiles").toStringList();
     list.removeAll(entry);
@@ -200,7 +178,8 @@ void MainWindow::addRecent(const QString& entry) {
     rebuildRecentMenu();
 }
 
-void MainWindow::rebuildRecentMenu() {
+void SourceLoader::rebuildRecentMenu() {
+    if (!recentMenu_) return;
     recentMenu_->clear();
     const QStringList list = QSettings().value("recentFiles").toStringList();
     for (const QString& entry : list) {
@@ -209,59 +188,6 @@ void MainWindow::rebuildRecentMenu() {
                                [this, parts] { openSource(parts.value(0), parts.value(1)); });
     }
     recentMenu_->setEnabled(!list.isEmpty());
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
-    if (e->mimeData()->hasUrls()) e->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* e) {
-    const QList<QUrl> urls = e->mimeData()->urls();
-    if (urls.isEmpty() || !urls.first().isLocalFile()) return;
-    e->acceptProposedAction();
-    openPath(urls.first().toLocalFile());
-}
-
-void MainWindow::closeEvent(QCloseEvent* e) {
-    if (persist_) {
-        QSettings s;
-        s.setValue("window/geometry", saveGeometry());
-        s.setValue("window/state", saveState());
-        s.setValue("animation/speed", trees_->controls()->speedIndex());
-    }
-    QMainWindow::closeEvent(e);
-}
-
-std::vector<std::string> MainWindow::windowInputs() const {
-    std::vector<std::string> in;
-    for (const std::string& spec : {session_.host().source, session_.topologySpec()})
-        if (std::string f = io::InputFile::fileOfSpec(spec); !f.empty()) in.push_back(std::move(f));
-    if (!tracePath().isEmpty()) {
-        in.push_back(tracePath().toStdString());
-        in.push_back(trace::Bookmarks::sidecarPath(tracePath().toStdString()));
-    }
-    if (!session_.settings().recipePath.empty()) in.push_back(session_.settings().recipePath);
-    return in;
-}
-
-bool MainWindow::exportView(const QString& path) {
-    const QString error = views::ViewExporter::save(currentView(), path, windowInputs());
-    if (!error.isEmpty()) {
-        showError(tr("Export failed"), error);
-        return false;
-    }
-    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
-    return true;
-}
-
-void MainWindow::exportDialog() {
-    QSettings s;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the current view"), s.value("export/last", "immap-view.png").toString(),
-        views::ViewExporter::filters());
-    if (path.isEmpty()) return;
-    if (persist_) s.setValue("export/last", path);
-    exportView(path);
 }
 
 }  // namespace immap::gui

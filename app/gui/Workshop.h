@@ -1,0 +1,81 @@
+#pragma once
+// The workshop side of the window: scenario files (open applies topology, source, file,
+// settings, view and bookmarks, or shows an error and changes nothing; save writes the
+// session as a scenario, atomically), workshop mode (full screen, the application font scaled,
+// a caption bar) and stepping through the scenario's bookmarks (each shows its view and trace
+// event, and its caption).
+
+#include <QObject>
+#include <QString>
+#include <QtGlobal>
+
+#include "session/Scenario.h"
+
+class QAction;
+class QFont;
+class QLabel;
+class QMainWindow;
+class QMenu;
+class QToolBar;
+
+namespace immap::session {
+class Session;
+}
+
+namespace immap::gui {
+
+class PageHost;
+class ReplayPage;
+class SourceLoader;
+class ThroughputPage;
+
+class Workshop : public QObject {
+    Q_OBJECT
+public:
+    Workshop(session::Session& session, PageHost& host, QMainWindow& window, SourceLoader& loader,
+             ThroughputPage& throughput, ReplayPage& replay);
+    ~Workshop() override;
+
+    // Its actions: open and save in the File menu before `before`; workshop mode and the
+    // bookmark keys at the end of the View menu.
+    void addActions(QMenu* file, QAction* before, QMenu* view);
+
+    bool openScenario(const QString& path);
+    bool saveScenario(const QString& path);
+    session::Scenario currentScenario() const;  // the window's state as a scenario
+    const session::Scenario& scenario() const { return scenario_; }
+
+    void setWorkshopMode(bool on);
+    bool workshopMode() const { return on_; }
+    static constexpr double kFontScale = 1.6;
+
+    void showBookmark(int index);
+    void nextBookmark() { showBookmark(bookmark_ + 1); }
+    void previousBookmark() { showBookmark(bookmark_ - 1); }
+    int currentBookmark() const { return bookmark_; }
+    QLabel* captionLabel() const { return caption_; }
+
+signals:
+    // A scenario replaced the session's settings: the controls that edit them show them anew.
+    void settingsReplaced();
+
+private:
+    session::Session& session_;
+    PageHost& host_;
+    QMainWindow& window_;
+    SourceLoader& loader_;
+    ThroughputPage& throughput_;
+    ReplayPage& replay_;
+    session::Scenario scenario_;
+    int bookmark_ = -1;
+    bool on_ = false;
+    std::unique_ptr<QFont> normalFont_;
+    Qt::WindowStates stateBefore_;
+    QToolBar* captionBar_ = nullptr;
+    QLabel* caption_ = nullptr;
+    QAction* workshopAction_ = nullptr;
+    QAction* nextAction_ = nullptr;
+    QAction* previousAction_ = nullptr;
+};
+
+}  // namespace immap::gui
