@@ -18,10 +18,9 @@ bool RwSemModel::acquire(Time now, RequesterId requester, Mode mode) {
     if (holders_.count(requester) != 0)
         throw std::logic_error("RwSemModel::acquire: requester " + std::to_string(requester) +
                                " already holds the lock");
-    for (const Waiter& w : queue_)
-        if (w.requester == requester)
-            throw std::logic_error("RwSemModel::acquire: requester " + std::to_string(requester) +
-                                   " is already waiting");
+    if (waiting_.count(requester) != 0)
+        throw std::logic_error("RwSemModel::acquire: requester " + std::to_string(requester) +
+                               " is already waiting");
     advance(now);
     ++arrivals_;
     // Writers: only a free lock. Readers: no writer and nobody queued (the WAITERS bit makes
@@ -35,6 +34,7 @@ bool RwSemModel::acquire(Time now, RequesterId requester, Mode mode) {
         waits_.record(0);
     } else {
         queue_.push_back({requester, mode, now});
+        waiting_.insert(requester);
         maxQueue_ = std::max(maxQueue_, queue_.size());
     }
     return granted;
@@ -60,6 +60,7 @@ std::vector<RwSemModel::Grant> RwSemModel::release(Time now, RequesterId request
 void RwSemModel::grant(Time now, const Waiter& w, std::vector<Grant>& out) {
     const bool counted = w.arrived >= windowStart_;
     holders_.emplace(w.requester, Holder{w.mode, now, counted});
+    waiting_.erase(w.requester);
     if (counted) waits_.record(now - w.arrived);
     out.push_back({w.requester, w.mode, now - w.arrived});
 }

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <deque>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "sim/Time.h"
@@ -119,6 +120,9 @@ private:
     std::unordered_map<RequesterId, Holder> holders_;
     bool writerHeld_ = false;
     std::deque<Waiter> queue_;
+    // The requesters in queue_, so that acquire() checks "already waiting" in O(1): a scan of
+    // the queue made every arrival O(queue), and a run whose queue grows quadratic.
+    std::unordered_set<RequesterId> waiting_;
 
     Time last_;
     Time windowStart_;

@@ -60,7 +60,7 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
         // The window may open right here; this exec then counts in it, so a trace says
         // "window start" first and a replay counts the same.
         if (++a.execsDone == static_cast<std::uint64_t>(cfg.params.warmupExecs) &&
-            ++warmCopies == cfg.copies) {
+            ++warmCopies == cfg.copies && !inWindow) {  // open already if walkersOverload()
             if (t >= warmup)
                 startWindow(t);
             else
@@ -120,6 +120,7 @@ void Simulator::Impl::acquireNext(std::size_t id, Time t) {
     Lock& l = *locks[static_cast<std::size_t>(req.lock)];
     if (l.sem.acquire(t, id, req.mode)) {
         emit(SimEvent::LockAcquire, t, static_cast<std::int64_t>(id), req.lock, nullptr, req.mode);
+        a.heldSince = t;
         ++a.next;
         granted(id, touchLine(l, a, t));
         return;
@@ -207,11 +208,16 @@ void Simulator::Impl::release(std::size_t id, int lockIndex, Time t) {
         }
         emit(SimEvent::LockAcquire, t, static_cast<std::int64_t>(g.requester), lockIndex, nullptr,
              g.mode);
+        w.heldSince = t;
         ++w.next;
         granted(g.requester, touchLine(l, w, at));
     }
     // The agent lets go of its locks last to first; after the first one it moves on.
     Agent& a = agents[id];
+    if (!a.copy && a.locks.size() == 1 && a.locks.front().mode == Mode::Write) {
+        walkerHeldNs += static_cast<double>(t - a.heldSince);
+        ++walkerHolds;
+    }
     if (!a.locks.empty() && a.locks.front().lock == lockIndex) afterRelease(id, t);
 }
 
@@ -247,7 +253,21 @@ void Simulator::Impl::scheduleWalker(Time after) {
                    {0, kWalkerArrive, 0, 0});
 }
 
+// Walkers that take one lock exclusively (sharded's top lock, as the reviewers proposed) are
+// served one at a time, so that lock serves at most 1 / (mean hold) walks per second, whatever
+// the copies do. Walkers arriving faster than that (walkers_per_s x mean hold >= 1) make its
+// FIFO queue grow without bound: there is no steady state to warm up to. The copies' readers
+// queue behind ever more walkers, each exec takes longer than the one before, and waiting for
+// every copy's warmup_execs would never end (while each simulated second got dearer). So in
+// that case the window opens as soon as warmup_ms has passed, and measures the saturation.
+bool Simulator::Impl::walkersOverload() const {
+    if (walkerHolds == 0) return false;
+    const double meanHoldNs = walkerHeldNs / static_cast<double>(walkerHolds);
+    return cfg.walkersPerSecond * meanHoldNs >= 1e9;
+}
+
 void Simulator::Impl::walkerArrive(Time t) {
+    if (!inWindow && t >= warmup && walkersOverload()) startWindow(t);
     std::size_t id;
     if (!freeWalkers.empty()) {
         id = freeWalkers.back();

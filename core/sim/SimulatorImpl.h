@@ -89,6 +89,7 @@ struct Agent {
     // Walkers.
     Time arrival = 0;
     std::uint64_t page = 0;
+    Time heldSince = 0;  // when its last lock was granted
 };
 
 // Prices one update's node touches by distance from the updating CPU's node.
@@ -163,6 +164,9 @@ struct Simulator::Impl {
     std::size_t atInstant = 0;
 
     std::uint64_t holds = 0, treeOps = 0;
+    // Walkers that take a lock exclusively (sharded's top lock): how long they held it, in all.
+    double walkerHeldNs = 0;
+    std::uint64_t walkerHolds = 0;
     std::uint32_t nextVmaId = 1;
     WaitHistogram walkLatencies;  // bounded: memory does not grow with the run
 
@@ -222,6 +226,7 @@ struct Simulator::Impl {
     void afterRelease(std::size_t id, Time t);
     void walkerArrive(Time t);
     void scheduleWalker(Time after);
+    bool walkersOverload() const;
     void handle(const Event& e);
     void startWindow(Time t);
     SimResult result(Time at) const;

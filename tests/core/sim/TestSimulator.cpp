@@ -175,6 +175,57 @@ private slots:
         QVERIFY(locks.memoryPerInodeBytes > single.memoryPerInodeBytes);
     }
 
+    // Under sharded:K a walker takes the file's top lock exclusively, so the top lock serves at
+    // most 1 / (walk time, ~140 us here) walks per second. At 20,000/s the walkers' queue grows
+    // without bound and starves the copies' warm-up execs: the run used to never finish. It
+    // must finish, opening the window at warmup_ms, and say the top lock is saturated.
+    void shardedWalkersAboveTheTopLockCapacityFinish() {
+        struct Walks final : SimObserver {
+            std::map<std::int32_t, std::vector<std::pair<int, std::uint8_t>>> taking;  // in flight
+            std::uint64_t ended = 0;
+            std::set<std::vector<std::pair<int, std::uint8_t>>> lockSets;  // as each walk took
+            void onEvent(const SimEvent& e) override {
+                if (e.kind == SimEvent::WalkArrive) taking[e.agent].clear();
+                if (e.kind == SimEvent::LockAcquire && taking.count(e.agent))
+                    taking[e.agent].push_back({e.lock, e.mode});
+                if (e.kind == SimEvent::WalkEnd) {
+                    lockSets.insert(taking[e.agent]);
+                    taking.erase(e.agent);
+                    ++ended;
+                }
+            }
+        } walks;
+        SimConfig c;
+        c.topology = &numa12();
+        c.policy = policy("sharded:4");
+        c.copies = 16;
+        c.walkersPerSecond = 20000;  // the default duration, 100 ms, and seed, 1
+        Simulator sim(c);
+        sim.setObserver(&walks);
+        const SimResult r = sim.run();
+        QVERIFY(r.walks > 0);
+        QVERIFY(r.lockHolds > 0);
+        QVERIFY2(r.warmupMs < CostParams{}.warmupMs + 1, qPrintable(QString::number(r.warmupMs)));
+        QCOMPARE(r.durationMs, 100.0);
+        // Every walk took one lock, its file's top lock, for write, once.
+        const auto names = sim.lockNames();
+        const auto top = static_cast<int>(std::find(names.begin(), names.end(), "libc.so.6/top") -
+                                          names.begin());
+        QVERIFY(top < static_cast<int>(names.size()));
+        QVERIFY(walks.ended >= r.walks);
+        QCOMPARE(walks.lockSets.size(), std::size_t{1});
+        const std::vector<std::pair<int, std::uint8_t>> topForWrite{{top, std::uint8_t{0}}};
+        QVERIFY(*walks.lockSets.begin() == topForWrite);
+        const auto& topStats = r.locks[static_cast<std::size_t>(top)].stats;
+        QVERIFY2(topStats.utilisation > 0.99, qPrintable(QString::number(topStats.utilisation)));
+        // Neighbours: other shard sizes, higher rates, fewer and more copies.
+        for (const char* pol : {"sharded:2", "sharded:8"})
+            QVERIFY(simulate(numa12(), pol, 16, 100, 20000).walks > 0);
+        QVERIFY(simulate(numa12(), "sharded:4", 16, 100, 50000).lockHolds > 0);
+        for (unsigned copies : {1u, 64u})
+            QVERIFY(simulate(numa12(), "sharded:4", copies, 100, 20000).walks > 0);
+    }
+
     void vmasAreConservedAndTreesStayValid() {
         for (const char* pol : {"single", "split-locks", "sharded:16"}) {
             SimConfig c;
