@@ -145,9 +145,13 @@ std::vector<double> Calibration::predict(const CalibrationConfig& config,
     sc.run.recipe = config.recipe;
     sc.run.params = params;
     sc.threads = std::max(1u, config.threads);
-    std::vector<double> out;
-    for (const sim::SimResult& r : sim::Sweep::run(sc))
-        out.push_back(r.execsPerSecond);
+    std::vector<double> out(config.points.size(), 0.0);
+    for (unsigned s = 0; s < kSeeds; ++s) {
+        sc.run.seed = config.seed + static_cast<std::uint64_t>(s);
+        const auto rs = sim::Sweep::run(sc);
+        for (std::size_t i = 0; i < rs.size(); ++i)
+            out[i] += rs[i].execsPerSecond / kSeeds;
+    }
     return out;
 }
 
