@@ -109,8 +109,9 @@ double meanSquaredRelError(const std::vector<CalibPoint>& pts, const std::vector
 }  // namespace
 
 const std::vector<std::string>& Calibration::scaledParams() {
-    static const std::vector<std::string> names{"mem_local_ns", "mem_per_distance_ns", "tree_op_ns",
-                                                "lock_atomic_ns", "spin_traffic_ns"};
+    static const std::vector<std::string> names{
+        "mem_local_ns",    "mem_per_distance_ns", "tree_op_ns",      "lock_atomic_ns",
+        "spin_traffic_ns", "split_store_ns",      "anon_vma_lock_ns"};
     return names;
 }
 
@@ -122,6 +123,8 @@ sim::CostParams Calibration::apply(const sim::CostParams& base, double unlockedN
     p.treeOpNs = base.treeOpNs * scale;
     p.lockAtomicNs = base.lockAtomicNs * scale;
     p.spinTrafficNs = base.spinTrafficNs * scale;
+    p.splitStoreNs = base.splitStoreNs * scale;  // locked work too, priced by the same misses
+    p.anonVmaLockNs = base.anonVmaLockNs * scale;
     // A small scale must not take a cost below its valid range (CostParams::table), or the fit
     // file written from it would be refused when read back.
     for (const std::string& name : scaledParams())
@@ -142,9 +145,13 @@ std::vector<double> Calibration::predict(const CalibrationConfig& config,
     sc.run.recipe = config.recipe;
     sc.run.params = params;
     sc.threads = std::max(1u, config.threads);
-    std::vector<double> out;
-    for (const sim::SimResult& r : sim::Sweep::run(sc))
-        out.push_back(r.execsPerSecond);
+    std::vector<double> out(config.points.size(), 0.0);
+    for (unsigned s = 0; s < kSeeds; ++s) {
+        sc.run.seed = config.seed + static_cast<std::uint64_t>(s);
+        const auto rs = sim::Sweep::run(sc);
+        for (std::size_t i = 0; i < rs.size(); ++i)
+            out[i] += rs[i].execsPerSecond / kSeeds;
+    }
     return out;
 }
 

@@ -1,16 +1,26 @@
 #pragma once
 // One process's file mappings, page-granular, and what each address-space call does to the
 // i_mmap trees, as the kernel does it (docs/kernel.md, "2. i_mmap_rwsem: who takes it"):
-//   new mapping            one hold: insert;
+//   new mapping            one hold: insert; or, when a neighbour of the same file is
+//                          compatible (vma_merge_new_range: same file, flags and VM_ACCOUNT,
+//                          adjacent addresses, contiguous pgoff), vma_expand of that neighbour
+//                          instead: one hold, remove it and re-insert it grown (a merge on
+//                          both sides also removes the next VMA);
 //   split (__split_vma)    one hold: insert the new piece, remove the VMA, re-insert it resized;
+//                          under split-locks two acquisitions (the v2 vma_prepare links the new
+//                          piece under its tree's lock and drops it, then holds the VMA's tree
+//                          until vma_complete);
 //   unmap (munmap, the part of a MAP_FIXED mapping it replaces, exit_mmap)
 //                          first split the VMAs straddling the range ends, then unlink the
 //                          VMAs inside, batched: one hold per run of up to 8 consecutive VMAs of
 //                          the same file (unlink_file_vma_batch), or one hold per VMA when the
 //                          policy locks per tree (the v2 patch);
 //   mprotect               splits at the range ends where the protection changes.
-// New mappings never merge with a neighbour here (see docs/recipe.md: in the glibc sequence at
-// most one merge would happen, costing one hold either way).
+// Split and expand holds also do work that is not the i_mmap tree (vma_iter_store,
+// map_count++, anon_vma_lock_write for a VMA with an anon_vma): flagged on the hold, priced by
+// the simulator. mprotect never merges here (vma_merge_existing_range): in the recipes the
+// RELRO piece keeps VM_ACCOUNT, which its read-only neighbour lacks (mm/mprotect.c,
+// mprotect_fixup).
 // It only plans: the holds it emits are executed later, on the shared trees, by the simulator.
 
 #include <cstdint>
@@ -33,8 +43,12 @@ struct TreeOp {
 };
 
 struct Hold {
-    enum Kind : std::uint8_t { Map, Split, Unlink };
+    enum Kind : std::uint8_t { Map, Split, Unlink, Expand };
     Kind kind = Map;
+    // Work inside the hold beyond the tree ops: vma_iter_store and map_count++ (split and
+    // expand), anon_vma_lock_write and the anon_vma tree updates (a VMA with an anon_vma).
+    bool store = false;
+    bool anonVma = false;
     std::int32_t file = -1;
     std::uint32_t firstOp = 0;  // into the plan's ops
     std::uint32_t opCount = 0;
@@ -60,8 +74,9 @@ struct Plan {
 };
 
 struct BatchRule {
-    unsigned maxPerHold = 8;  // unlink_file_vma_batch's capacity
-    bool perVma = false;      // split-locks: each VMA locks its own tree
+    unsigned maxPerHold = 8;     // unlink_file_vma_batch's capacity
+    bool perVma = false;         // split-locks: each VMA locks its own tree
+    bool splitTwoHolds = false;  // split-locks: a split locks the new piece's tree, then the VMA's
 };
 
 class AddressSpace;
@@ -80,6 +95,9 @@ public:
 
     // The tree index new VMAs of each file go to (policy-dependent), set before planning.
     void setTreeOfFile(std::vector<std::int32_t> treeOfFile) { treeOf_ = std::move(treeOfFile); }
+    // planSteps: the file (simulator file state) each recipe file's VMAs belong to, when it is
+    // not the recipe's index (a per_copy file: each copy its own inode). Empty: the identity.
+    void setFileIds(std::vector<std::int32_t> fileIds) { fileIds_ = std::move(fileIds); }
 
     // Appends to `plan` what one pass over the recipe's steps does. The address space itself
     // changes at once; the trees change when the simulator executes the holds.
@@ -96,7 +114,8 @@ public:
                   Plan& plan);
     void planMunmap(std::uint64_t startPage, std::uint64_t pages, const BatchRule& batch,
                     Plan& plan);
-    void planMprotect(std::uint64_t startPage, std::uint64_t pages, std::uint8_t prot, Plan& plan);
+    void planMprotect(std::uint64_t startPage, std::uint64_t pages, std::uint8_t prot, Plan& plan,
+                      const BatchRule& batch = {});
     void planExitMmap(const BatchRule& batch, Plan& plan);
 
     // Called by the executor once a released VMA is out of its tree.
@@ -108,6 +127,10 @@ public:
         std::int32_t file = -1;
         std::uint64_t pgoff = 0;
         std::uint8_t prot = 0;
+        // Mapped writable (private): VM_ACCOUNT, kept when mprotect drops the write bit; the
+        // segment is also taken to have an anon_vma by the time it is split (relocations
+        // write it first).
+        bool accounted = false;
         SimVma* vma = nullptr;
     };
     const std::vector<Segment>& segments() const { return segs_; }
@@ -123,18 +146,24 @@ private:
     SimVma* allocate(std::int32_t file);
     void insertOp(Plan& plan, SimVma* vma, std::uint64_t pgoff, std::uint64_t pages);
     // __split_vma: segment i is cut at `at`; new_below decides which side is the new VMA.
-    void split(std::size_t i, std::uint64_t at, bool newBelow, Plan& plan);
+    void split(std::size_t i, std::uint64_t at, bool newBelow, const BatchRule& batch, Plan& plan);
     // vms_gather_munmap_vmas + the batched unlink; the range's segments are gone afterwards.
     void unmap(std::uint64_t start, std::uint64_t end, const BatchRule& batch, Plan& plan);
     void unlinkBatched(const std::vector<Segment>& gone, const BatchRule& batch, Plan& plan);
     void map(std::int32_t file, std::uint64_t start, std::uint64_t end, std::uint64_t pgoff,
-             std::uint8_t prot, Plan& plan);
-    void protect(std::uint64_t start, std::uint64_t end, std::uint8_t prot, Plan& plan);
-    void pushHold(Plan& plan, Hold::Kind kind, std::int32_t file, std::uint32_t firstOp);
+             std::uint8_t prot, const BatchRule& batch, Plan& plan);
+    // vma_merge_new_range + vma_expand; false when no neighbour is compatible.
+    bool mergeNew(std::int32_t file, std::uint64_t start, std::uint64_t end, std::uint64_t pgoff,
+                  std::uint8_t prot, const BatchRule& batch, Plan& plan);
+    void protect(std::uint64_t start, std::uint64_t end, std::uint8_t prot, const BatchRule& batch,
+                 Plan& plan);
+    void pushHold(Plan& plan, Hold::Kind kind, std::int32_t file, std::uint32_t firstOp,
+                  bool store = false, bool anonVma = false);
 
     std::int32_t owner_;
     std::int32_t home_;
     std::vector<std::int32_t> treeOf_;
+    std::vector<std::int32_t> fileIds_;
     std::vector<Segment> segs_;  // sorted by start, non-overlapping
     std::deque<SimVma> pool_;    // stable addresses for tree nodes
     std::vector<SimVma*> free_;

@@ -56,6 +56,27 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "2-node 128-CPU shape the model's single-tree throughput falls 1.57x from 32 to 128 "
          "copies; UnixBench execl on a 128-CPU Xeon 8369B fell 1.40x (byte-unixbench issue 88, "
          "docs/kernel.md 3.1)."},
+        {"split_store_ns", "ns", &CostParams::splitStoreNs, 200, 0, 1e6,
+         "Work inside a split's (or a merge's) i_mmap write hold that is not the i_mmap tree "
+         "and that no policy shrinks: vma_iter_store of the new range into the mm's maple tree "
+         "and mm->map_count++ (vma_complete / commit_merge, mm/vma.c). Under split-locks it is "
+         "in the second acquisition, the one on the VMA's tree.",
+         "Estimate from cache misses, not measured: the store writes a freshly preallocated "
+         "256-byte maple node (4 cache lines, from the slab, taken as not cached) and rewrites "
+         "one slot of the parent the walk has just read; the mm line holding map_count is "
+         "already owned by the mmap_lock writer. 4 local misses x mem_local_ns (50) = 200 ns; "
+         "the instructions are small next to that (inference). That this work matters: moving "
+         "vma_iter_store and map_count++ out from under i_mmap_lock_write gave +12% execl at "
+         "160 copies (Yu Ma, 2023, docs/kernel.md); not used to set the value."},
+        {"anon_vma_lock_ns", "ns", &CostParams::anonVmaLockNs, 120, 0, 1e6,
+         "Added to a split (or merge) hold whose VMA has an anon_vma (the written RELRO "
+         "segment): vma_prepare's anon_vma_lock_write, the anon_vma interval tree's pre- and "
+         "post-update of the VMA's chain entries, and the unlock in vma_complete (mm/vma.c).",
+         "Estimate from cache misses, not measured: the anon_vma was made by this process's own "
+         "write fault, so its rwsem is uncontended and cached: 2 x lock_atomic_ns (10) for "
+         "down_write and up_write; removing and re-inserting the one anon_vma_chain in a tree of "
+         "one or two nodes touches about 2 lines not in cache: 2 x mem_local_ns (50). 20 + 100 "
+         "= 120 ns (inference)."},
         {"wakeup_ns", "ns", &CostParams::wakeupNs, 3'000, 0, 1e9,
          "A sleeping waiter (a reader: walkers, and sharded modifiers on the top-level lock) "
          "runs this long after it is granted the lock, holding it meanwhile. Spinning writers "

@@ -18,6 +18,8 @@ struct CostParams {
     double treeOpNs = 40;
     double lockAtomicNs = 10;
     double spinTrafficNs = 15;
+    double splitStoreNs = 200;
+    double anonVmaLockNs = 120;
     double wakeupNs = 3'000;
     double walkerVmaNs = 250;
     double walkerPages = 1;

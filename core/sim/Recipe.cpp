@@ -184,6 +184,14 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
         if (!names.insert(rf.name).second) ctx.fail("file \"" + rf.name + "\" is listed twice");
         rf.role = f.value("role").toString().toStdString();
         rf.background = f.value("background").toBool(false);
+        const QJsonValue perCopy = f.value("per_copy");
+        if (!perCopy.isUndefined() && !perCopy.isBool())
+            ctx.fail("file \"" + rf.name + "\": \"per_copy\" must be true or false");
+        rf.perCopy = perCopy.toBool(false);
+        if (rf.perCopy && rf.background)
+            ctx.fail("file \"" + rf.name +
+                     "\": \"per_copy\" and \"background\" exclude each other (a file each copy "
+                     "maps for itself is mapped by no other process)");
         r.files.push_back(std::move(rf));
     }
 

@@ -24,6 +24,7 @@ struct RecipeFile {
     std::string name;
     std::string role;
     bool background = false;  // other processes on the host map it too (their VMAs pre-fill it)
+    bool perCopy = false;     // each copy maps its own inode: no tree or lock shared with others
 };
 
 enum class StepOp : std::uint8_t { Work, ExitMmap, Mmap, Munmap, Mprotect };

@@ -150,6 +150,10 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
             ns += p.treeOpNs + pricer.cost;
             ++treeOps;
         }
+        // vma_iter_store and map_count++ (split, expand); anon_vma_lock_write and the
+        // anon_vma tree updates for a VMA with an anon_vma: inside the hold, whatever the policy.
+        if (h.store) ns += p.splitStoreNs;
+        if (h.anonVma) ns += p.anonVmaLockNs;
         ++holds;
     } else {
         // A whole-file walk: every tree of the file, the kernel's pruned overlap query, and
@@ -401,6 +405,13 @@ std::vector<std::string> Simulator::lockNames() const {
     std::vector<std::string> names;
     for (const auto& l : d_->locks)
         names.push_back(l->name);
+    return names;
+}
+
+std::vector<std::string> Simulator::fileNames() const {
+    std::vector<std::string> names;
+    for (const auto& f : d_->files)
+        names.push_back(f.name);
     return names;
 }
 

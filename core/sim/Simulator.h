@@ -96,6 +96,9 @@ public:
     std::vector<std::string> lockNames() const;
     std::vector<int> lockFiles() const;  // the recipe file each lock guards
     std::size_t treesPerFile() const;    // 1, the node count, or the shard count
+    // The files SimEvent::file and SimResult::files number: the recipe's, then one per copy
+    // after the first for each per_copy file ("NAME#COPY"; copy 0 keeps the recipe's).
+    std::vector<std::string> fileNames() const;
 
     // Processes every event up to `until` (capped at endTime()). False once the run is over.
     // Throws limits::LimitError when the clock stops (too many events at one instant).

@@ -68,13 +68,7 @@ void Simulator::Impl::setUp() {
 
     const auto trees = static_cast<unsigned>(placement.treeCount());
     batch.perVma = cfg.policy.kind == Kind::SplitLocks;
-
-    // File sizes, for walkers: the furthest page any mapping of the file reaches.
-    files.resize(recipe->files.size());
-    for (const RecipeStep& s : recipe->steps)
-        if (s.op == StepOp::Mmap && !s.anon)
-            files[static_cast<std::size_t>(s.file)].pages =
-                std::max(files[static_cast<std::size_t>(s.file)].pages, s.pgoff + s.pages);
+    batch.splitTwoHolds = cfg.policy.kind == Kind::SplitLocks;
 
     auto addLock = [&](int file, std::string name) {
         auto l = std::make_unique<Lock>();
@@ -83,14 +77,16 @@ void Simulator::Impl::setUp() {
         locks.push_back(std::move(l));
         return static_cast<int>(locks.size() - 1);
     };
-    for (std::size_t f = 0; f < files.size(); ++f) {
-        FileState& fs = files[f];
-        fs.name = recipe->files[f].name;
+    // One file state (an inode): its trees and the policy's locks.
+    auto addFile = [&](std::string name, std::uint64_t pages) {
+        const int fi = static_cast<int>(files.size());
+        FileState& fs = files.emplace_back();
+        fs.name = std::move(name);
+        fs.pages = pages;
         for (unsigned t = 0; t < trees; ++t) {
             fs.trees.push_back(std::make_unique<itree::IntervalTree>());
             fs.trees.back()->setObserver(&pricer);
         }
-        const int fi = static_cast<int>(f);
         switch (cfg.policy.kind) {
             case Kind::Single:
             case Kind::SplitTrees:
@@ -105,6 +101,29 @@ void Simulator::Impl::setUp() {
                 for (unsigned t = 0; t < trees; ++t)
                     fs.treeLock.push_back(addLock(fi, fs.name + "/shard" + std::to_string(t)));
                 break;
+        }
+    };
+
+    // File sizes, for walkers: the furthest page any mapping of the file reaches.
+    std::vector<std::uint64_t> pages(recipe->files.size(), 1);
+    for (const RecipeStep& s : recipe->steps)
+        if (s.op == StepOp::Mmap && !s.anon)
+            pages[static_cast<std::size_t>(s.file)] =
+                std::max(pages[static_cast<std::size_t>(s.file)], s.pgoff + s.pages);
+    files.reserve(recipe->files.size());
+    for (std::size_t f = 0; f < recipe->files.size(); ++f)
+        addFile(recipe->files[f].name, pages[f]);
+    // A per_copy file is a distinct inode for each copy: copy 0 maps the recipe's file state,
+    // every other copy one of its own (walkers walk copy 0's).
+    std::vector<std::vector<std::int32_t>> fileIds(cfg.copies);
+    for (unsigned c = 0; c < cfg.copies; ++c) {
+        for (std::size_t f = 0; f < recipe->files.size(); ++f) {
+            std::int32_t id = static_cast<std::int32_t>(f);
+            if (c > 0 && recipe->files[f].perCopy) {
+                id = static_cast<std::int32_t>(files.size());
+                addFile(recipe->files[f].name + "#" + std::to_string(c), pages[f]);
+            }
+            fileIds[c].push_back(id);
         }
     }
 
@@ -146,6 +165,7 @@ void Simulator::Impl::setUp() {
         a.as = std::make_unique<AddressSpace>(static_cast<std::int32_t>(c), a.node);
         a.as->setIdSource(&nextVmaId);
         a.as->setTreeOfFile(treesFor(a.cpu, a.node));
+        a.as->setFileIds(std::move(fileIds[c]));
         a.as->planSteps(*recipe, batch, a.plan);
         executeNow(&a, *a.as, a.plan);
     }

@@ -59,8 +59,7 @@ TraceHeader headerFor(const sim::SimConfig& config, const sim::Simulator& sim) {
     h.seed = config.seed;
     h.durationMs = config.durationMs;
     h.walkersPerSecond = config.walkersPerSecond;
-    for (const sim::RecipeFile& f : recipe.files)
-        h.files.push_back(f.name);
+    h.files = sim.fileNames();  // a per_copy file is one inode per copy
     h.treesPerFile = static_cast<unsigned>(sim.treesPerFile());
     h.copyCpus = sim.copyCpus();
     for (unsigned cpu : h.copyCpus)

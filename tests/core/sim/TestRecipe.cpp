@@ -99,31 +99,134 @@ private slots:
                  std::size_t{0});
     }
 
-    // Worked out by hand in docs/recipe.md from the kernel's paths: per exec and file, lock
-    // holds and tree operations with exit batching (today) and one hold per VMA (v2).
+    // Worked out by hand from the kernel's rules (docs/recipe.md), per exec and file: lock
+    // holds and tree operations under single (exit batching, one acquisition per split) and
+    // under split-locks (one hold per VMA at exit, two acquisitions per split).
+    //
+    // The rules (mm/vma.c and mm/mmap.c, 6.12):
+    //   new mapping, no compatible neighbour: 1 hold, 1 op (vma_link_file);
+    //   __split_vma: vma_prepare links the piece, removes the VMA; vma_complete re-inserts it:
+    //     3 ops; 1 hold, or 2 under v2 (the piece's tree, then the VMA's tree);
+    //   vma_merge_new_range -> vma_expand of one neighbour: 1 hold, 2 ops (remove, re-insert);
+    //   unlinking VMAs: 1 op each; 1 hold per batch of <= 8 (single), 1 per VMA (v2);
+    //   a compatible neighbour has the same file, prot and VM_ACCOUNT, is adjacent and has
+    //   contiguous pgoff. A rw private mapping gets VM_ACCOUNT and keeps it through mprotect.
     void holdsPerExecMatchTheHandCount() {
-        const Recipe& r = Recipe::builtinDefault();
-        for (bool perVma : {false, true}) {
+        struct Count {
+            int holds = 0, ops = 0;
+            void add(int h, int o) { holds += h, ops += o; }
+        };
+        for (bool v2 : {false, true}) {
+            const int splitHolds = v2 ? 2 : 1;
+            auto split = [&](Count& c) { c.add(splitHolds, 3); };
+            auto unlink = [&](Count& c, int vmas) { c.add(v2 ? vmas : (vmas + 7) / 8, vmas); };
+            auto insert = [](Count& c) { c.add(1, 1); };
+            auto expand = [](Count& c) { c.add(1, 2); };
+
+            // The executable and ld.so (elf_map, load_elf_binary / load_elf_interp): teardown
+            // of last exec's 5 VMAs; the first PT_LOAD over the total size (insert); vm_munmap
+            // of the tail (split, unlink 1); PT_LOADs 2-4 into the hole, each next to a
+            // neighbour of other protection (3 inserts); RELRO mprotect of the start of the rw
+            // segment: a split at its end (no merge with the r-- neighbour: VM_ACCOUNT).
+            Count elf;
+            unlink(elf, 5);
+            insert(elf);
+            split(elf);
+            unlink(elf, 1);
+            for (int k = 0; k < 3; ++k)
+                insert(elf);
+            split(elf);
+
+            // libc (the trace): teardown of 5; the big r mapping (insert); MAP_FIXED r-x in
+            // its middle: split at both ends, unlink the middle, insert (r and r-x differ);
+            // MAP_FIXED r at 0x17c: split at 0x1cf, unlink the middle, then the new range is
+            // adjacent to the r tail at 0x1cf with contiguous pgoff and equal flags:
+            // vma_expand of the tail; MAP_FIXED rw at 0x1cf inside the merged r VMA: split at
+            // both ends, unlink, insert (rw differs from both sides); anon bss over
+            // 0x1d5-0x1e2: unlink 1; RELRO mprotect: split.
+            Count libc;
+            unlink(libc, 5);
+            insert(libc);
+            split(libc), split(libc), unlink(libc, 1), insert(libc);
+            split(libc), unlink(libc, 1), expand(libc);
+            split(libc), split(libc), unlink(libc, 1), insert(libc);
+            unlink(libc, 1);
+            split(libc);
+
+            Count cache;  // ld.so.cache: mmap, then munmap of the whole VMA
+            insert(cache);
+            unlink(cache, 1);
+
+            // The figures in docs/recipe.md, so that the prose and the rules agree.
+            QCOMPARE(std::make_pair(elf.holds, elf.ops),
+                     v2 ? std::make_pair(14, 16) : std::make_pair(8, 16));
+            QCOMPARE(std::make_pair(libc.holds, libc.ops),
+                     v2 ? std::make_pair(25, 32) : std::make_pair(15, 32));
+
+            const Recipe& r = Recipe::builtinDefault();
             AddressSpace as(0, 0);
             Plan plan;
             std::vector<itree::IntervalTree> trees(r.files.size());
-            as.planSteps(r, BatchRule{8, perVma}, plan);  // the first image (nothing to tear down)
+            const BatchRule rule{8, v2, v2};
+            as.planSteps(r, rule, plan);  // the first image (nothing to tear down)
             execute(plan, as, trees);
-            as.planSteps(r, BatchRule{8, perVma}, plan);         // a steady-state exec
+            as.planSteps(r, rule, plan);                         // a steady-state exec
             std::map<std::string, std::pair<int, int>> perFile;  // holds, ops
             for (const Hold& h : plan.holds) {
                 auto& c = perFile[r.files[static_cast<std::size_t>(h.file)].name];
                 ++c.first;
                 c.second += static_cast<int>(h.opCount);
             }
-            // Teardown of 5 VMAs: 1 hold batched, 5 holds per VMA; each MAP_FIXED unlink of a
-            // single VMA is one hold either way.
-            const int extra = perVma ? 4 : 0;
-            QCOMPARE(perFile["execl"], std::make_pair(8 + extra, 16));
-            QCOMPARE(perFile["ld-linux-x86-64.so.2"], std::make_pair(8 + extra, 16));
-            QCOMPARE(perFile["libc.so.6"], std::make_pair(14 + extra, 28));
-            QCOMPARE(perFile["ld.so.cache"], std::make_pair(2, 2));
+            QCOMPARE(perFile["execl"], std::make_pair(elf.holds, elf.ops));
+            QCOMPARE(perFile["ld-linux-x86-64.so.2"], std::make_pair(elf.holds, elf.ops));
+            QCOMPARE(perFile["libc.so.6"], std::make_pair(libc.holds, libc.ops));
+            QCOMPARE(perFile["ld.so.cache"], std::make_pair(cache.holds, cache.ops));
         }
+    }
+
+    // A merge happens only with a compatible neighbour: the same file, protection and
+    // VM_ACCOUNT, adjacent, with contiguous pgoff (can_vma_merge_before/after).
+    void newMappingMergesOnlyWithACompatibleNeighbour() {
+        Recipe r;
+        r.files = {{"f", "", false}, {"g", "", false}};
+        AddressSpace as(0, 0);
+        Plan plan;
+        std::vector<itree::IntervalTree> trees(2);
+        const BatchRule rule;
+        as.planMmap(0, 10, 5, 10, kProtRead, false, rule, plan);  // [10,15) pgoff 10
+        execute(plan, as, trees);
+        as.planMmap(0, 15, 5, 16, kProtRead, false, rule, plan);  // pgoff not contiguous
+        as.planMmap(0, 25, 5, 25, kProtRead | kProtWrite, false, rule, plan);
+        as.planMmap(0, 30, 5, 30, kProtRead, false, rule, plan);  // rw before it: no
+        as.planMmap(1, 35, 5, 35, kProtRead, false, rule, plan);  // another file
+        QCOMPARE(as.vmaCount(), std::size_t{5});
+        for (const Hold& h : plan.holds)
+            QCOMPARE(h.kind, Hold::Map);
+        execute(plan, as, trees);
+        // [5,10) pgoff 5 joins [10,15) from below: one hold, remove and re-insert.
+        as.planMmap(0, 5, 5, 5, kProtRead, false, rule, plan);
+        QCOMPARE(plan.holds.size(), std::size_t{1});
+        QCOMPARE(plan.holds[0].kind, Hold::Expand);
+        QCOMPARE(plan.holds[0].opCount, 2u);
+        execute(plan, as, trees);
+        QCOMPARE(as.vmaCount(), std::size_t{5});
+        QCOMPARE(as.segments()[0].start, std::uint64_t{5});
+        QCOMPARE(as.segments()[0].end, std::uint64_t{15});
+        // [20,25) r pgoff 20 between [15,20) pgoff 16 (16 + 5 != 20) and rw: no merge.
+        as.planMmap(0, 20, 5, 20, kProtRead, false, rule, plan);
+        QCOMPARE(plan.holds.back().kind, Hold::Map);
+        execute(plan, as, trees);
+        QCOMPARE(as.vmaCount(), std::size_t{6});
+        // A written VMA mprotected read-only keeps VM_ACCOUNT: an r mapping after it, with
+        // contiguous pgoff, still does not merge.
+        as.planMprotect(25, 5, kProtRead, plan);
+        as.planMunmap(30, 5, rule, plan);
+        as.planMmap(0, 30, 5, 30, kProtRead, false, rule, plan);
+        QCOMPARE(plan.holds.back().kind, Hold::Map);
+        execute(plan, as, trees);
+        QCOMPARE(as.vmaCount(), std::size_t{6});
+        for (std::size_t f = 0; f < trees.size(); ++f)
+            QVERIFY(itree::InvariantChecker::check(trees[f]).ok);
     }
 
     void batchesHoldAtMostEight() {
@@ -253,6 +356,14 @@ private slots:
             {"{\"format\": \"immap-recipe\", \"version\": 1, \"files\": [{\"name\": \"a\"}],\n"
              " \"steps\": [{\"op\": \"munmap\", \"file\": \"a\", \"at\": 0, \"pages\": 1}]}",
              1, "no work step has a positive weight"},
+            {"{\"format\": \"immap-recipe\", \"version\": 1, \"files\": [\n"
+             " {\"name\": \"a\"},\n {\"name\": \"b\", \"per_copy\": \"yes\"}],\n"
+             " \"steps\": [{\"op\": \"work\", \"weight\": 1}]}",
+             3, "file \"b\": \"per_copy\" must be true or false"},
+            {"{\"format\": \"immap-recipe\", \"version\": 1, \"files\": [\n"
+             " {\"name\": \"b\", \"per_copy\": true, \"background\": true}],\n"
+             " \"steps\": [{\"op\": \"work\", \"weight\": 1}]}",
+             2, "file \"b\": \"per_copy\" and \"background\" exclude each other"},
         };
         for (const Case& c : cases) {
             try {
@@ -264,6 +375,16 @@ private slots:
                 QVERIFY2(e.reason().find(c.reason) != std::string::npos, e.what());
             }
         }
+    }
+
+    void perCopyIsRead() {
+        const Recipe r = Recipe::fromJson(
+            "{\"format\": \"immap-recipe\", \"version\": 1, \"files\": [{\"name\": \"a\", "
+            "\"per_copy\": true}, {\"name\": \"b\"}], \"steps\": [{\"op\": \"work\", "
+            "\"weight\": 1}]}",
+            "r.json");
+        QVERIFY(r.files[0].perCopy);
+        QVERIFY(!r.files[1].perCopy);
     }
 
     void shippedSampleIsTheBuiltinDefault() {

@@ -58,8 +58,12 @@ class TestSimulator : public QObject {
 
 private slots:
     // With memory costs at zero, one exec is the unlocked work plus, per lock hold, two atomics
-    // (acquire, release) and per tree op tree_op_ns: 32 holds and 62 tree ops per exec under
-    // single (TestRecipe::holdsPerExecMatchTheHandCount).
+    // (acquire, release), per tree op tree_op_ns, split_store_ns per split or merge hold and
+    // anon_vma_lock_ns per split of a written segment. Under single, by the kernel's rules
+    // (TestRecipe::holdsPerExecMatchTheHandCount): 33 holds and 66 tree ops per exec; splits:
+    // 2 in the executable and 2 in ld.so (tail unmap, RELRO), 6 in libc (2 + 1 + 2 for the
+    // MAP_FIXEDs, 1 RELRO), plus libc's one vma_expand: 11 store holds; the 3 RELRO splits
+    // are of written segments.
     void oneCopyRunsAtOneOverTheExecTime() {
         CostParams p;
         p.memLocalNs = 0;
@@ -67,7 +71,9 @@ private slots:
         p.unlockedNsPerExec = 500'000;
         p.lockAtomicNs = 100;
         p.treeOpNs = 400;
-        const double execNs = 500'000 + 32 * 2 * 100 + 62 * 400;
+        p.splitStoreNs = 300;
+        p.anonVmaLockNs = 700;
+        const double execNs = 500'000 + 33 * 2 * 100 + 66 * 400 + 11 * 300 + 3 * 700;
         const SimResult r = simulate(numa12(), "single", 1, 100, 0, p);
         QVERIFY2(std::abs(r.execsPerSecond - 1e9 / execNs) <= 0.01 * 1e9 / execNs,
                  qPrintable(QString("%1 vs %2").arg(r.execsPerSecond).arg(1e9 / execNs)));
@@ -81,6 +87,107 @@ private slots:
         QVERIFY2(
             std::abs(d.execsPerSecond * perExec / 1e9 - 1) < 0.01,
             qPrintable(QString("%1 execs/s, %2 ns per exec").arg(d.execsPerSecond).arg(perExec)));
+    }
+
+    // split_store_ns is time inside each split hold: with one copy (no waiting, no spinning)
+    // every hold of three tree ops (the splits: insert the piece, remove, re-insert; no other
+    // hold of the default recipe under single has three) lasts exactly split_store_ns longer,
+    // hold by hold, and the others not at all. Under split-locks a split is two holds, and only
+    // the second (remove, re-insert; two ops, like vma_expand, which stores too) does it.
+    void splitStoreTimeIsInsideTheSplitHolds() {
+        struct Holds final : SimObserver {
+            std::map<int, std::pair<Time, int>> open;  // agent -> (acquired at, ops so far)
+            std::map<int, std::vector<Time>> byOps;    // ops in the hold -> durations, in order
+            void onEvent(const SimEvent& e) override {
+                if (e.kind == SimEvent::LockAcquire) open[e.agent] = {e.time, 0};
+                if (e.kind == SimEvent::TreeInsert || e.kind == SimEvent::TreeRemove)
+                    ++open[e.agent].second;
+                if (e.kind == SimEvent::LockRelease)
+                    byOps[open[e.agent].second].push_back(e.time - open[e.agent].first);
+            }
+        };
+        auto run = [](const char* pol, double store) {
+            CostParams p;
+            p.splitStoreNs = store;
+            p.anonVmaLockNs = 0;
+            Holds h;
+            SimConfig c;
+            c.topology = &numa12();
+            c.policy = policy(pol);
+            c.copies = 1;
+            c.durationMs = 30;
+            c.params = p;
+            c.observer = &h;
+            Simulator(c).run();
+            return h;
+        };
+        // The mean hold of the first n holds with `ops` tree ops rises by `by`.
+        auto rise = [](const Holds& a, const Holds& b, int ops, double by) {
+            const auto& x = a.byOps.at(ops);
+            const auto& y = b.byOps.at(ops);
+            const std::size_t n = std::min(x.size(), y.size());
+            QVERIFY(n > 10);
+            double sum = 0;
+            for (std::size_t k = 0; k < n; ++k)
+                sum += static_cast<double>(y[k] - x[k]);
+            QVERIFY2(std::abs(sum / static_cast<double>(n) - by) < 1e-9,
+                     qPrintable(QString("%1 ops: %2 vs %3").arg(ops).arg(sum / n).arg(by)));
+        };
+        const Holds base = run("single", 0), more = run("single", 1000);
+        rise(base, more, 3, 1000);
+        rise(base, more, 1, 0);  // inserts, unlinks of one VMA
+        rise(base, more, 5, 0);  // teardown batches
+        const Holds v2base = run("split-locks", 0), v2more = run("split-locks", 1000);
+        QVERIFY(v2base.byOps.count(3) == 0);  // no hold has all three ops of a split
+        rise(v2base, v2more, 2, 1000);
+        rise(v2base, v2more, 1, 0);
+    }
+
+    // A per_copy file is one inode per copy: its own tree(s) and lock(s), which no other copy
+    // takes, so with 96 copies its locks never make anyone wait, while the shared libc does.
+    void perCopyFileSharesNothing() {
+        std::string json = Recipe::builtinDefaultJson();
+        const std::string key = "{ \"name\": \"execl\",";
+        const std::size_t at = json.find(key);
+        QVERIFY(at != std::string::npos);
+        json.insert(at + key.size(), " \"per_copy\": true,");
+        const Recipe recipe = Recipe::fromJson(json, "per-copy.json");
+        QVERIFY(recipe.files[static_cast<std::size_t>(recipe.fileIndex("execl"))].perCopy);
+        const unsigned copies = 96;
+        for (const char* pol : {"single", "split-locks"}) {
+            SimConfig c;
+            c.topology = &numa12();
+            c.policy = policy(pol);
+            c.copies = copies;
+            c.durationMs = 30;
+            c.recipe = &recipe;
+            const SimResult r = Simulator(c).run();
+            // The recipe's 4 files, then execl#1 .. execl#95.
+            QCOMPARE(r.files.size(), std::size_t{4 + copies - 1});
+            std::set<int> execlFiles;
+            for (std::size_t f = 0; f < r.files.size(); ++f) {
+                const std::string& n = r.files[f].name;
+                if (n == "execl" || n.rfind("execl#", 0) == 0) {
+                    execlFiles.insert(static_cast<int>(f));
+                    // The policy's trees for each inode: one, or one per node.
+                    QCOMPARE(r.files[f].trees, std::string(pol) == "single" ? 1u : 12u);
+                }
+            }
+            QCOMPARE(execlFiles.size(), std::size_t{copies});
+            double libcWait = 0;
+            std::uint64_t execlHolds = 0;
+            for (const LockResult& l : r.locks) {
+                if (execlFiles.count(l.file)) {
+                    QCOMPARE(l.stats.meanWait, 0.0);
+                    QCOMPARE(l.stats.maxWait, Time{0});
+                    execlHolds += l.stats.holds;
+                } else if (l.name.rfind("libc.so.6", 0) == 0) {
+                    libcWait += l.stats.meanWait;
+                }
+            }
+            QVERIFY(execlHolds > 0);
+            QVERIFY2(libcWait > 0, pol);
+        }
     }
 
     void utilisationAtMostOneAndLittlesLaw() {
