@@ -169,7 +169,10 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
     }
     if (locks.size() > maxLocks)
         std::cout << "    (" << locks.size() - maxLocks << " more; --json lists all)\n";
-    if (r.walkersPerSecond > 0)
+    if (r.walkersPerSecond > 0 && r.walks == 0)  // no latency to show: not a latency of 0
+        std::cout << "  whole-file walks: none completed in the window (each waited longer "
+                     "than the window, or none arrived)\n";
+    else if (r.walkersPerSecond > 0)
         std::cout << "  whole-file walks: " << r.walks << ", latency mean "
                   << time(r.walkerLatencyMeanNs) << ", p99 " << time(r.walkerLatencyP99Ns) << "\n";
     std::cout << "  memory added per inode: " << r.memoryPerInodeBytes << " bytes\n"
