@@ -109,9 +109,9 @@ double meanSquaredRelError(const std::vector<CalibPoint>& pts, const std::vector
 }  // namespace
 
 const std::vector<std::string>& Calibration::scaledParams() {
-    static const std::vector<std::string> names{
-        "mem_local_ns",    "mem_per_distance_ns", "tree_op_ns",      "lock_atomic_ns",
-        "spin_traffic_ns", "split_store_ns",      "anon_vma_lock_ns"};
+    static const std::vector<std::string> names{"mem_local_ns",   "mem_per_distance_ns",
+                                                "tree_op_ns",     "lock_atomic_ns",
+                                                "split_store_ns", "anon_vma_lock_ns"};
     return names;
 }
 
@@ -122,7 +122,6 @@ sim::CostParams Calibration::apply(const sim::CostParams& base, double unlockedN
     p.memPerDistanceNs = base.memPerDistanceNs * scale;
     p.treeOpNs = base.treeOpNs * scale;
     p.lockAtomicNs = base.lockAtomicNs * scale;
-    p.spinTrafficNs = base.spinTrafficNs * scale;
     p.splitStoreNs = base.splitStoreNs * scale;  // locked work too, priced by the same misses
     p.anonVmaLockNs = base.anonVmaLockNs * scale;
     // A small scale must not take a cost below its valid range (CostParams::table), or the fit

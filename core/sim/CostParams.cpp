@@ -44,18 +44,9 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "A few dozen instructions on x86, where flush_dcache_mmap_lock is a no-op (inference)."},
         {"lock_atomic_ns", "ns", &CostParams::lockAtomicNs, 10, 1, 1e6,
          "One atomic on a lock word already in the CPU's cache (down_write's cmpxchg, "
-         "up_write's add). A word last touched elsewhere also pays the transfer.",
+         "up_write's add; an arriving optimistic spinner's failed cmpxchg and osq->tail xchg "
+         "are two). A word last touched elsewhere also pays the transfer.",
          "A locked read-modify-write on a cached line is about 20-25 cycles (inference)."},
-        {"spin_traffic_ns", "ns per waiter", &CostParams::spinTrafficNs, 15, 0, 1e6,
-         "Added to each lock hold per writer spinning on that lock (optimistic spinning: "
-         "osq_lock, rwsem_spin_on_owner): their reads of the lock's lines slow the holder's "
-         "own accesses to them.",
-         "perf c2c: 2.2K-8.7K cycles per load of a line contended by up to 480 threads (Pan "
-         "Deng's cpupri split, docs/kernel.md 5.1), about 7 ns per contender per access; a hold "
-         "touches the lock's line twice (acquire, release). A cross-check, not a fit: on a "
-         "2-node 128-CPU shape the model's single-tree throughput falls 1.57x from 32 to 128 "
-         "copies; UnixBench execl on a 128-CPU Xeon 8369B fell 1.40x (byte-unixbench issue 88, "
-         "docs/kernel.md 3.1)."},
         {"split_store_ns", "ns", &CostParams::splitStoreNs, 200, 0, 1e6,
          "Work inside a split's (or a merge's) i_mmap write hold that is not the i_mmap tree "
          "and that no policy shrinks: vma_iter_store of the new range into the mm's maple tree "
@@ -128,6 +119,13 @@ bool CostParams::set(std::string_view name, double value, std::string& error) {
         }
         this->*(i.field) = value;
         return true;
+    }
+    if (name == "spin_traffic_ns") {
+        // Older fits and scenarios have it: say why it is gone rather than "unknown".
+        error =
+            "parameter spin_traffic_ns was removed: optimistic spinners queue on their own "
+            "OSQ nodes and do not slow the holder (docs/simulator.md)";
+        return false;
     }
     error = "unknown parameter \"" + std::string(name) + "\" (see immap simulate --list-params)";
     return false;

@@ -17,7 +17,6 @@ struct CostParams {
     double writeFraction = 0.5;
     double treeOpNs = 40;
     double lockAtomicNs = 10;
-    double spinTrafficNs = 15;
     double splitStoreNs = 200;
     double anonVmaLockNs = 120;
     double wakeupNs = 3'000;

@@ -1,5 +1,6 @@
 #include "sim/SimulatorImpl.h"
 
+#include <algorithm>
 #include <cstdio>
 
 // Simulator's event engine: copies looping over their exec plans, lock acquisition and
@@ -99,8 +100,8 @@ void Simulator::Impl::beginLocked(std::size_t id, Time t) {
     acquireNext(id, t);
 }
 
-Time Simulator::Impl::touchLine(Lock& l, const Agent& a, Time t) {
-    double ns = cfg.params.lockAtomicNs;
+Time Simulator::Impl::touchLine(Lock& l, const Agent& a, Time t, int atomics) {
+    double ns = atomics * cfg.params.lockAtomicNs;
     if (l.lastCpu >= 0 && l.lastCpu != static_cast<int>(a.cpu))
         ns += memCost[static_cast<std::size_t>(l.lastNode)][static_cast<std::size_t>(a.node)];
     const Time begin = std::max(t, l.lineFree);
@@ -126,17 +127,21 @@ void Simulator::Impl::acquireNext(std::size_t id, Time t) {
         return;
     }
     emit(SimEvent::LockWait, t, static_cast<std::int64_t>(id), req.lock, nullptr, req.mode);
-    // Writers spin optimistically (osq_lock, then on the owner); readers go to sleep.
+    // Writers spin optimistically (rwsem_optimistic_spin); readers go to sleep. An arriving
+    // spinner's failed cmpxchg on the count and its xchg of osq->tail (both on the lock's line)
+    // bring the line here once; after that it spins on its own OSQ node, so more waiters put
+    // no more traffic on the line.
     a.spinning = a.copy && req.mode == Mode::Write;
-    if (a.spinning) ++l.spinners;
+    if (a.spinning) {
+        touchLine(l, a, t, 2);
+        l.spinners.push_back(static_cast<std::uint32_t>(id));
+    }
 }
 
 void Simulator::Impl::enterCritical(std::size_t id, Time t) {
     Agent& a = agents[id];
     const CostParams& p = cfg.params;
     double ns = 0;
-    for (const LockReq& r : a.locks)
-        ns += p.spinTrafficNs * locks[static_cast<std::size_t>(r.lock)]->spinners;
     const double* row = memCost[static_cast<std::size_t>(a.node)].data();
     if (a.copy) {
         setPhase(a, Phase::Hold, t);
@@ -174,17 +179,9 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
         }
         ns += touch;
     }
-    // Nobody else touches the word of a lock held exclusively, so when every lock is held
-    // for write the releases can be booked now: one event fewer per hold. Shared locks see
-    // other readers' touches meanwhile and are released from their own event.
-    bool exclusive = true;
-    for (const LockReq& r : a.locks)
-        exclusive = exclusive && r.mode == Mode::Write;
-    if (exclusive) {
-        criticalDone(id, t + toTime(ns));
-    } else {
-        queue.schedule(t + toTime(ns), {0, kCriticalDone, static_cast<std::uint32_t>(id), 0});
-    }
+    // The releases are their own event: spinners arriving meanwhile touch the lock's line
+    // first, and the release pays for bringing it back.
+    queue.schedule(t + toTime(ns), {0, kCriticalDone, static_cast<std::uint32_t>(id), 0});
 }
 
 void Simulator::Impl::criticalDone(std::size_t id, Time t) {
@@ -192,7 +189,15 @@ void Simulator::Impl::criticalDone(std::size_t id, Time t) {
     Time at = t;
     for (std::size_t i = a.locks.size(); i-- > 0;) {
         const int lock = a.locks[i].lock;
-        at = touchLine(*locks[static_cast<std::size_t>(lock)], a, at);
+        Lock& l = *locks[static_cast<std::size_t>(lock)];
+        // The OSQ's head has been reading owner and count through the hold: the release's
+        // write takes the line back from it (rwsem_spin_on_owner).
+        if (!l.spinners.empty()) {
+            const Agent& head = agents[l.spinners.front()];
+            l.lastCpu = static_cast<int>(head.cpu);
+            l.lastNode = head.node;
+        }
+        at = touchLine(l, a, at);
         queue.schedule(
             at, {0, kRelease, static_cast<std::uint32_t>(id), static_cast<std::uint64_t>(lock)});
     }
@@ -205,7 +210,8 @@ void Simulator::Impl::release(std::size_t id, int lockIndex, Time t) {
         Agent& w = agents[g.requester];
         Time at = t;
         if (w.spinning) {
-            --l.spinners;
+            const auto it = std::find(l.spinners.begin(), l.spinners.end(), g.requester);
+            if (it != l.spinners.end()) l.spinners.erase(it);  // grants are FIFO: the head
             w.spinning = false;
         } else {
             at += toTime(cfg.params.wakeupNs);  // it was asleep

@@ -51,7 +51,10 @@ struct Lock {
     Time lineFree = 0;
     int lastCpu = -1;
     int lastNode = 0;
-    int spinners = 0;  // writers optimistically spinning on it
+    // Writers optimistically spinning on it, in arrival order (the OSQ, an MCS queue): only the
+    // first, the OSQ's head, spins on the lock's own line (owner, count); the others spin on
+    // their own per-CPU nodes and put nothing on it (osq_lock, kernel/locking/osq_lock.c).
+    std::deque<std::uint32_t> spinners;
 };
 
 struct FileState {
@@ -218,7 +221,7 @@ struct Simulator::Impl {
     void nextAction(std::size_t id, Time t);
     void beginLocked(std::size_t id, Time t);
     void acquireNext(std::size_t id, Time t);
-    Time touchLine(Lock& l, const Agent& a, Time t);
+    Time touchLine(Lock& l, const Agent& a, Time t, int atomics = 1);
     void enterCritical(std::size_t id, Time t);
     void criticalDone(std::size_t id, Time t);
     void release(std::size_t id, int lock, Time t);

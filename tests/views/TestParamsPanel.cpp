@@ -31,9 +31,9 @@ private slots:
         QCOMPARE(panel.editor("mem_local_ns")->value(), sim::CostParams{}.memLocalNs);
         QCOMPARE(changed.count(), 2);
         sim::CostParams p;
-        p.spinTrafficNs = 3;
+        p.treeOpNs = 3;
         panel.setParams(p);
-        QCOMPARE(panel.editor("spin_traffic_ns")->value(), 3.0);
+        QCOMPARE(panel.editor("tree_op_ns")->value(), 3.0);
         QCOMPARE(changed.count(), 2);  // showing values is not an edit
     }
 };

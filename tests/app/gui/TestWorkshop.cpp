@@ -191,7 +191,7 @@ private slots:
         w.loadDefault();
         QVERIFY(w.openScenario(workshop("walkers-and-memory.json")));
         // Change what a user would: parameters, grid, view.
-        w.paramsPanel()->editor("spin_traffic_ns")->setValue(21);
+        w.paramsPanel()->editor("tree_op_ns")->setValue(21);
         w.sweepControls()->setPolicies("single,sharded:32");
         w.sweepControls()->setCopies("1,8");
         w.setView("topology");
@@ -200,14 +200,14 @@ private slots:
 
         // Only the parameter that differs from the defaults is written.
         const QJsonObject o = readJson(path);
-        QCOMPARE(o["params"].toObject().keys(), QStringList{"spin_traffic_ns"});
+        QCOMPARE(o["params"].toObject().keys(), QStringList{"tree_op_ns"});
         QCOMPARE(o["view"].toString(), QStringLiteral("topology"));
         QCOMPARE(o["walkersPerSecond"].toDouble(), 10000.0);
 
         gui::MainWindow again(false);
         again.loadDefault();
         QVERIFY2(again.openScenario(path), qPrintable(again.lastError()));
-        QCOMPARE(again.paramsPanel()->params().spinTrafficNs, 21.0);
+        QCOMPARE(again.paramsPanel()->params().treeOpNs, 21.0);
         QCOMPARE(again.sweepControls()->policies(), QStringLiteral("single,sharded:32"));
         QCOMPARE(again.sweepControls()->copies(), QStringLiteral("1,8"));
         QCOMPARE(again.session().topologySpec(), w.session().topologySpec());

@@ -61,7 +61,7 @@ private slots:
         // The defaults (U = 844 us, k = 1) predict a very different curve.
         QVERIFY(fit.defaultRmsRelError > 0.2);
         QCOMPARE(fit.params.memLocalNs, cfg.base.memLocalNs * fit.lockCostScale);
-        QCOMPARE(fit.params.spinTrafficNs, cfg.base.spinTrafficNs * fit.lockCostScale);
+        QCOMPARE(fit.params.splitStoreNs, cfg.base.splitStoreNs * fit.lockCostScale);
         QCOMPARE(fit.params.wakeupNs, cfg.base.wakeupNs);
     }
 

@@ -42,7 +42,7 @@ private slots:
         s.durationMs = 50;
         s.walkersPerSecond = 1000;
         s.recipePath = "../recipes/execl-glibc236.json";
-        s.params = {{"spin_traffic_ns", 20.5}, {"walker_pages", 4}, {"mem_local_ns", 60}};
+        s.params = {{"tree_op_ns", 20.5}, {"walker_pages", 4}, {"mem_local_ns", 60}};
         s.view = "throughput";
         s.bookmarks = {{"first", "split", std::nullopt, std::nullopt},
                        {"second\nline", "", std::uint64_t{123456789012}, std::nullopt},
@@ -59,7 +59,7 @@ private slots:
         const Scenario back = Scenario::fromJson(text, path, IMMAP_SAMPLES "/workshops");
         QVERIFY(back == s);
         QCOMPARE(back.bookmarks[1].event.value(), std::uint64_t{123456789012});
-        QCOMPARE(back.params.at("spin_traffic_ns"), 20.5);
+        QCOMPARE(back.params.at("tree_op_ns"), 20.5);
 
         // An embedded recipe round-trips as well, and an empty scenario too.
         Scenario e;

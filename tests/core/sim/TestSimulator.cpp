@@ -258,22 +258,35 @@ private slots:
                  qPrintable(QString("%1 %2 %3").arg(single).arg(trees).arg(locks)));
     }
 
-    void singleRisesPeaksAndFalls() {
-        std::vector<double> x;
-        const std::vector<unsigned> copies{1, 4, 16, 32, 64, 128, 384};
-        for (unsigned n : copies)
-            x.push_back(simulate(numa12(), "single", n, 30).execsPerSecond);
-        const auto peak = std::max_element(x.begin(), x.end()) - x.begin();
-        QVERIFY2(peak > 0 && peak < static_cast<long>(x.size()) - 1,
-                 "the peak is at an end of the curve");
-        QVERIFY(x[1] > x[0]);
-        QVERIFY(x.back() < 0.8 * x[static_cast<std::size_t>(peak)]);
+    // osq_lock is an MCS queue: only its head spins on the lock's line, every other spinner
+    // on its own per-CPU node, so a hold costs the same however many writers wait. On one
+    // node (every transfer the same price), with the lock saturated, the mean hold at 64
+    // copies (about 60 spinners) is within 10% of the one at 4, and each spinner's arrival
+    // costs the line one transfer, not one per hold it waits through.
+    void holdDoesNotGrowWithSpinners() {
+        static const topology::Topology one64 =
+            topology::Topology::fromSpec("synthetic:package:1 core:64 pu:1");
+        CostParams p;
+        p.unlockedNsPerExec = 20'000;  // the lock saturates from a few copies on
+        auto libc = [&](unsigned copies) {
+            const SimResult r = simulate(one64, "single", copies, 50, 0, p);
+            for (const LockResult& l : r.locks)
+                if (l.name == "libc.so.6") return l.stats;
+            return RwSemModel::Stats{};
+        };
+        const RwSemModel::Stats few = libc(4), many = libc(64);
+        QVERIFY2(many.meanQueueLength > 40, qPrintable(QString::number(many.meanQueueLength)));
+        QVERIFY(few.meanHold > 0);
+        QVERIFY2(many.meanHold < 1.10 * few.meanHold,
+                 qPrintable(QString("%1 vs %2 ns").arg(many.meanHold).arg(few.meanHold)));
     }
 
-    // Away from saturation a walker under split-locks takes every lock and walks every tree.
+    // With one copy (the locks all but free) a walker under split-locks takes every lock and
+    // walks every tree, so it pays more than under single. With more copies the wait for the
+    // busier single lock can outweigh that (at 4 copies they are within 0.2% of each other).
     void walkersPayMoreUnderSplitLocks() {
-        const SimResult single = simulate(numa12(), "single", 4, 50, 5000);
-        const SimResult locks = simulate(numa12(), "split-locks", 4, 50, 5000);
+        const SimResult single = simulate(numa12(), "single", 1, 50, 5000);
+        const SimResult locks = simulate(numa12(), "split-locks", 1, 50, 5000);
         QVERIFY(single.walks > 100 && locks.walks > 100);
         QVERIFY2(locks.walkerLatencyMeanNs > single.walkerLatencyMeanNs,
                  qPrintable(QString("%1 vs %2")
