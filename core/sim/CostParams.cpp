@@ -14,14 +14,14 @@ namespace immap::sim {
 // most a whole transfer. Memory costs may be 0, to isolate the rest of the model.
 const std::vector<CostParams::Info>& CostParams::table() {
     static const std::vector<Info> t = {
-        {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 844'000, 0, 1e10,
+        {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 832'000, 0, 1e10,
          "Work per exec outside any i_mmap lock (user space, page faults, the rest of execve), "
          "spread over the recipe's work steps by their weights.",
          "1 copy of execl-loop ran 1,104 execs/s on the capture host (samples/traces/README.md): "
          "906 µs per exec. The model's locked i_mmap work per exec at 1 copy on that host "
-         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is 62 µs "
+         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is 74 µs "
          "(immap simulate --topology xml:samples/topologies/host-2cpu.xml --param "
-         "unlocked_ns_per_exec=0 gives 16,078 execs/s); 906 - 62 = 844 µs."},
+         "unlocked_ns_per_exec=0 gives 13,599 execs/s); 906 - 74 = 832 µs."},
         {"mem_local_ns", "ns", &CostParams::memLocalNs, 50, 0, 1e6,
          "Touching a tree node (or a lock's cache line) homed on the CPU's own NUMA node: one "
          "cache-line transfer within a socket.",

@@ -11,7 +11,7 @@
 namespace immap::sim {
 
 struct CostParams {
-    double unlockedNsPerExec = 844'000;
+    double unlockedNsPerExec = 832'000;
     double memLocalNs = 50;
     double memPerDistanceNs = 6.4;
     double writeFraction = 0.5;
