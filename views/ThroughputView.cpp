@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 #include <QToolTip>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <map>
 
 #include "io/AtomicFile.h"
@@ -177,8 +178,22 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
             x->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c, Qt::white, 6));
         }
         legend->addItem(new QCPPlottableLegendItem(legend, g));
+        // The seeds' range around each point's mean, when the sweep ran several.
+        QCPErrorBars* spread = nullptr;
+        for (const sim::SimResult* r : list)
+            if (r->seedRates.size() > 1 && !spread) {
+                spread = new QCPErrorBars(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+                spread->setDataPlottable(g);
+                spread->setPen(QPen(c, 1.2));
+                spread->removeFromLegend();
+            }
         for (const sim::SimResult* r : list) {
             g->addData(r->copies, r->execsPerSecond);
+            if (spread) {
+                const auto [lo, hi] = std::minmax_element(r->seedRates.begin(), r->seedRates.end());
+                spread->addData(r->seedRates.empty() ? 0 : r->execsPerSecond - *lo,
+                                r->seedRates.empty() ? 0 : *hi - r->execsPerSecond);
+            }
             maxX = std::max(maxX, static_cast<double>(r->copies));
             maxY = std::max(maxY, r->execsPerSecond);
             const double speedup = sim::Sweep::speedupOverSingle(runs_, *r);

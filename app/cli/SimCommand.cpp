@@ -129,8 +129,8 @@ std::optional<int> parseCommandLine(CliCommand& p, const QStringList& args) {
 void listParams() {
     using limits::InputLimits;
     for (const sim::CostParams::Info& i : sim::CostParams::table()) {
-        std::cout << i.name << " = " << i.defaultValue << " " << i.unit << "\n  " << i.meaning
-                  << "\n  valid: " << InputLimits::number(i.min) << " to "
+        std::cout << i.name << " = " << InputLimits::number(i.defaultValue) << " " << i.unit
+                  << "\n  " << i.meaning << "\n  valid: " << InputLimits::number(i.min) << " to "
                   << InputLimits::number(i.max) << "\n  source: " << i.source << "\n";
     }
     // The same table every other command checks its counts against (limits::InputLimits).
@@ -152,7 +152,13 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
     std::cout << r.policy << ", " << r.copies << " copies on " << r.topology << "\n"
               << "  " << fmt(r.execsPerSecond) << " execs/s (" << r.execs << " execs in "
               << fmt(r.durationMs) << " ms simulated after " << fmt(r.warmupMs, 1)
-              << " ms warm-up; seed " << r.seed << ")\n";
+              << " ms warm-up; seed " << r.seed << ")\n"
+              << "  execs per copy in the window: fewest " << r.execsPerCopyMin << ", mean "
+              << fmt(r.copies ? static_cast<double>(r.execs) / r.copies : 0, 1);
+    if (r.execsPerCopyMin < static_cast<std::uint64_t>(r.params.windowExecs))
+        std::cout << ": fewer than window_execs (" << fmt(r.params.windowExecs)
+                  << "), the window stopped at window_max_ms";
+    std::cout << "\n";
     std::vector<const sim::LockResult*> locks;
     for (const sim::LockResult& l : r.locks)
         locks.push_back(&l);
@@ -228,6 +234,10 @@ int sweepCommand(const QStringList& args) {
                  "PU count).",
                  "LIST"});
     p.addOption({"threads", "Worker threads.", "T", "2"});
+    p.addOption({"seeds",
+                 "Seeds per point (--seed, --seed + 1, ...): execs/s is their mean, the spread "
+                 "their range.",
+                 "N", QString::number(session::SimSettings{}.seeds)});
     p.addOption({"json", "Print {\"runs\": [...]} as JSON."});
     p.addOption({"csv", "Write the runs as CSV to FILE (atomically).", "FILE"});
     p.addOption({"png", "Render the throughput plot (as the app shows it) to FILE.", "FILE"});
@@ -252,6 +262,11 @@ int sweepCommand(const QStringList& args) {
         const unsigned threads = p.value("threads").toUInt(&ok);
         if (!ok || threads == 0 || threads > 256)
             return p.usageError("--threads must be from 1 to 256");
+        if (p.isSet("seeds")) {
+            s.seeds = p.value("seeds").toUInt(&ok);
+            if (!ok || s.seeds == 0 || s.seeds > 1000)
+                return p.usageError("--seeds must be from 1 to 1000");
+        }
         const sim::SweepConfig cfg = s.sweep(*c.topo, threads);
         sim::Sweep::check(cfg);  // every run of the grid, before the first starts
         const std::vector<sim::SimResult> runs = sim::Sweep::run(cfg);
@@ -281,14 +296,20 @@ int sweepCommand(const QStringList& args) {
         if (p.isSet("json")) {
             std::cout << sim::Sweep::toJson(runs);
         } else if (!p.isSet("csv") && !p.isSet("png")) {
-            std::cout << "policy          copies    execs/s   vs single  busiest lock\n";
+            std::cout << "policy          copies    execs/s  seeds' range           vs single  "
+                         "busiest lock  execs/copy\n";
             for (const sim::SimResult& r : runs) {
                 const double speedup = sim::Sweep::speedupOverSingle(runs, r);
-                char line[160];
-                std::snprintf(line, sizeof line, "%-14s %7u %10.0f %10s %12.3f\n", r.policy.c_str(),
-                              r.copies, r.execsPerSecond,
+                std::string range = "-";
+                if (!r.seedRates.empty())
+                    range = fmt(*std::min_element(r.seedRates.begin(), r.seedRates.end())) + "-" +
+                            fmt(*std::max_element(r.seedRates.begin(), r.seedRates.end()));
+                char line[200];
+                std::snprintf(line, sizeof line, "%-14s %7u %10.0f  %-21s %10s %13.3f %11llu\n",
+                              r.policy.c_str(), r.copies, r.execsPerSecond, range.c_str(),
                               speedup > 0 ? (fmt(speedup, 2) + "x").c_str() : "-",
-                              sim::Sweep::maxUtilisation(r));
+                              sim::Sweep::maxUtilisation(r),
+                              static_cast<unsigned long long>(r.execsPerCopyMin));
                 std::cout << line;
             }
         }

@@ -109,9 +109,9 @@ double meanSquaredRelError(const std::vector<CalibPoint>& pts, const std::vector
 }  // namespace
 
 const std::vector<std::string>& Calibration::scaledParams() {
-    static const std::vector<std::string> names{"mem_local_ns",   "mem_per_distance_ns",
-                                                "tree_op_ns",     "lock_atomic_ns",
-                                                "split_store_ns", "anon_vma_lock_ns"};
+    static const std::vector<std::string> names{
+        "mem_local_ns",   "mem_per_distance_ns", "cache_hit_ns",    "tree_op_ns",
+        "lock_atomic_ns", "split_store_ns",      "anon_vma_lock_ns"};
     return names;
 }
 
@@ -120,6 +120,7 @@ sim::CostParams Calibration::apply(const sim::CostParams& base, double unlockedN
     p.unlockedNsPerExec = unlockedNs;
     p.memLocalNs = base.memLocalNs * scale;
     p.memPerDistanceNs = base.memPerDistanceNs * scale;
+    p.cacheHitNs = base.cacheHitNs * scale;
     p.treeOpNs = base.treeOpNs * scale;
     p.lockAtomicNs = base.lockAtomicNs * scale;
     p.splitStoreNs = base.splitStoreNs * scale;  // locked work too, priced by the same misses
@@ -144,13 +145,10 @@ std::vector<double> Calibration::predict(const CalibrationConfig& config,
     sc.run.recipe = config.recipe;
     sc.run.params = params;
     sc.threads = std::max(1u, config.threads);
-    std::vector<double> out(config.points.size(), 0.0);
-    for (unsigned s = 0; s < kSeeds; ++s) {
-        sc.run.seed = config.seed + static_cast<std::uint64_t>(s);
-        const auto rs = sim::Sweep::run(sc);
-        for (std::size_t i = 0; i < rs.size(); ++i)
-            out[i] += rs[i].execsPerSecond / kSeeds;
-    }
+    sc.seeds = kSeeds;
+    std::vector<double> out;
+    for (const sim::SimResult& r : sim::Sweep::run(sc))
+        out.push_back(r.execsPerSecond);  // the seeds' mean
     return out;
 }
 

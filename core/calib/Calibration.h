@@ -4,8 +4,8 @@
 // points were measured on (docs/measurements.md, "Calibration"):
 //   unlocked_ns_per_exec   U, the work outside the i_mmap locks;
 //   lock_cost_scale        k, one factor on every per-hold hardware cost: mem_local_ns,
-//                          mem_per_distance_ns, tree_op_ns, lock_atomic_ns, split_store_ns,
-//                          anon_vma_lock_ns.
+//                          mem_per_distance_ns, cache_hit_ns, tree_op_ns, lock_atomic_ns,
+//                          split_store_ns, anon_vma_lock_ns.
 // Those defaults come from other machines' cache-line figures; one factor keeps their sources'
 // ratios and says only how much slower or faster a hold is here. With one copy count k cannot
 // be told apart from U, so it stays 1.

@@ -36,6 +36,7 @@ sim::SweepConfig SimSettings::sweep(const topology::Topology& topology, unsigned
     s.run = config(topology, {}, 1);
     s.policies = policies;
     s.copies = copiesOn(topology);
+    s.seeds = seeds;
     s.threads = threads;
     return s;
 }

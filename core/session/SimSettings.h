@@ -26,6 +26,7 @@ struct SimSettings {
     std::vector<unsigned> copies;
     double durationMs = 100;  // simulated time measured per run, after the warm-up
     std::uint64_t seed = 1;
+    unsigned seeds = 3;  // per sweep point: seed, seed + 1, ... (mean and spread)
     double walkersPerSecond = 0;
     // The exec recipe (null: Recipe::builtinDefault()) and where it came from, for saving: an
     // absolute path, or the embedded JSON text; both empty for the built-in one.

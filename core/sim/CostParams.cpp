@@ -14,14 +14,14 @@ namespace immap::sim {
 // most a whole transfer. Memory costs may be 0, to isolate the rest of the model.
 const std::vector<CostParams::Info>& CostParams::table() {
     static const std::vector<Info> t = {
-        {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 832'000, 0, 1e10,
+        {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 897'000, 0, 1e10,
          "Work per exec outside any i_mmap lock (user space, page faults, the rest of execve), "
          "spread over the recipe's work steps by their weights.",
          "1 copy of execl-loop ran 1,104 execs/s on the capture host (samples/traces/README.md): "
          "906 µs per exec. The model's locked i_mmap work per exec at 1 copy on that host "
-         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is 74 µs "
+         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is 9.3 µs "
          "(immap simulate --topology xml:samples/topologies/host-2cpu.xml --param "
-         "unlocked_ns_per_exec=0 gives 13,599 execs/s); 906 - 74 = 832 µs."},
+         "unlocked_ns_per_exec=0 gives 107,527 execs/s); 906 - 9.3 = 897 µs."},
         {"mem_local_ns", "ns", &CostParams::memLocalNs, 50, 0, 1e6,
          "Touching a tree node (or a lock's cache line) homed on the CPU's own NUMA node: one "
          "cache-line transfer within a socket.",
@@ -33,15 +33,28 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "Cross-socket transfers of 108-136 ns on 2-socket Xeons (SLIT 21): (120 - 50) / 11 = "
          "6.4; the same slope gives 190 ns at SLIT 32, against 197 ns measured across EPYC "
          "7R13 sockets (docs/kernel.md 5.1, 5.2)."},
+        {"cache_hit_ns", "ns", &CostParams::cacheHitNs, 5, 0, 1e6,
+         "Reading a tree node whose line this CPU still holds in its current version (nobody "
+         "wrote it since this CPU last touched it, and it was not evicted from the CPU's "
+         "table): the load and the compare and branch an update does per node.",
+         "Measured on the 2-CPU capture-class VM (Xeon, 48 KiB L1d and 2 MiB L2 per core): "
+         "tests/bench/touch_cost_bench, warm remove-and-reinsert on trees of 1,024 and 4,096 "
+         "nodes with a shared library's repeated keys, all-in time per node read 4.7-5.5 ns "
+         "over 5 runs (median 5.3). An L2 hit alone is 12-16 cycles (Intel's and AMD's "
+         "optimization manuals), 4-5 ns at 3 GHz."},
         {"write_fraction", "x a touch", &CostParams::writeFraction, 0.5, 0, 1,
-         "A rebalancing write (link, colour, subtree_last) to a node costs this fraction of a "
-         "touch at the same distance; repeated writes to one node in one update are free.",
+         "A rebalancing write (link, colour, subtree_last) to a node line this CPU holds but "
+         "others may too costs this fraction of a transfer from the line's last writer; a "
+         "write to a line held alone is free, one not held is a full transfer.",
          "The update has just read the line, so a write is an ownership upgrade (invalidating "
-         "other sharers), about half a transfer (inference)."},
-        {"tree_op_ns", "ns", &CostParams::treeOpNs, 40, 0, 1e6,
-         "Fixed cost of one tree insert or remove beyond its node touches (calls, "
-         "flush_dcache_mmap_lock, i_mmap_writable).",
-         "A few dozen instructions on x86, where flush_dcache_mmap_lock is a no-op (inference)."},
+         "other sharers, no data moved), about half a transfer (inference)."},
+        {"tree_op_ns", "ns", &CostParams::treeOpNs, 5, 0, 1e6,
+         "Fixed cost of one tree insert or remove beyond its node reads: __vma_link_file's "
+         "and __remove_shared_vm_struct's call and flag checks (mm/vma.c).",
+         "A call and a few tests on x86, where flush_dcache_mmap_lock is a no-op and "
+         "i_mmap_writable is touched only for shared writable mappings (inference). "
+         "tests/bench/touch_cost_bench finds no fixed part beyond the per-node cost on "
+         "this host (its fitted intercept is at or below 0)."},
         {"lock_atomic_ns", "ns", &CostParams::lockAtomicNs, 10, 1, 1e6,
          "One atomic on a lock word already in the CPU's cache (down_write's cmpxchg, "
          "up_write's add; an arriving optimistic spinner's failed cmpxchg and osq->tail xchg "
@@ -74,6 +87,24 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "pay nothing.",
          "A cross-CPU wake-up is an IPI plus a context switch, a few microseconds (inference, "
          "not measured in the notes)."},
+        {"handoff_timeout_ns", "ns", &CostParams::handoffTimeoutNs, 4'000'000, 1e5, 1e9,
+         "How long the first sleeper on a lock's wait list waits before a release hands the "
+         "lock to it (the HANDOFF bit) instead of to an optimistically spinning writer, which "
+         "takes a freed lock first until then.",
+         "RWSEM_WAIT_TIMEOUT in kernel/locking/rwsem.c: DIV_ROUND_UP(HZ, 250) jiffies, 4 ms at "
+         "HZ=250 (1 jiffy) or HZ=1000 (4 jiffies); 10 ms at HZ=100. A waiter's timeout is set "
+         "as it joins the wait list (rwsem_down_write_slowpath, rwsem_down_read_slowpath) and "
+         "checked by rwsem_try_write_lock (writers) and rwsem_mark_wake (readers)."},
+        {"sched_slice_ns", "ns", &CostParams::schedSliceNs, 2'800'000, 1e3, 1e9,
+         "A scheduler slice. A copy spinning for a lock keeps its CPU (its spin runs with "
+         "preemption off); once another copy's unlocked work waits for that CPU, the spinner "
+         "stops at the end of its current slice, counted in whole slices from when it began "
+         "spinning (need_resched from the tick), and sleeps on the lock's wait list.",
+         "EEVDF's base slice, kernel/sched/fair.c (linux-source-6.12, 6.12.118): "
+         "normalized_sysctl_sched_base_slice = 0.70 ms (0.75 ms when EEVDF came, in 6.6), "
+         "scaled by get_update_sysctl_factor(), 1 + ilog2(min(online CPUs, 8)) under the "
+         "default SCHED_TUNABLESCALING_LOG: x4 from 8 CPUs on, 2.8 ms. RUN_TO_PARITY lets the "
+         "running task finish its slice before a woken one preempts it."},
         {"walker_vma_ns", "ns", &CostParams::walkerVmaNs, 250, 0, 1e9,
          "Work per VMA a whole-file walker finds (rmap_one: the page-table walk to the PTE).",
          "Four or five dependent loads of page-table levels at mem_local_ns each (inference)."},
@@ -97,6 +128,21 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "a few execs to dissolve.",
          "At 384 copies on one lock, Little's law on every lock holds within 2% from about 2 "
          "execs per copy on (measured with this simulator; tests/core/sim)."},
+        {"window_execs", "execs per copy", &CostParams::windowExecs, 20, 0, 1e6,
+         "The measured window lasts at least duration_ms and then until every copy has completed "
+         "this many execs in it (up to window_max_ms). UnixBench's score is the copies' "
+         "iteration counts over a fixed time (Run's runOnePass, COUNT0 / TIME); a count is exact "
+         "to one exec per copy, so a copy needs many execs in the window.",
+         "With 20 execs per copy, a copy's count is within 5% of its rate times the window "
+         "(one exec in 20), and the sum over copies far closer (their phases are independent). "
+         "A 100 ms window held 1.7 execs per copy of single at 384 copies on the 12-node sample, "
+         "under-reporting it by about 15% (model review, December 2026)."},
+        {"window_max_ms", "ms", &CostParams::windowMaxMs, 5'000, 0, 1e7,
+         "The longest the measured window may last waiting for window_execs: a copy stuck behind "
+         "a saturated lock (walkers arriving faster than a lock serves them) would keep it open "
+         "forever. The result reports the fewest execs a copy completed in the window.",
+         "Simulated time, a bound on the run's cost: 5 s holds 20 execs of a copy doing 4 execs/s "
+         "(inference; UnixBench runs each pass for 30 s)."},
     };
     return t;
 }

@@ -11,20 +11,25 @@
 namespace immap::sim {
 
 struct CostParams {
-    double unlockedNsPerExec = 832'000;
+    double unlockedNsPerExec = 897'000;
     double memLocalNs = 50;
     double memPerDistanceNs = 6.4;
+    double cacheHitNs = 5;
     double writeFraction = 0.5;
-    double treeOpNs = 40;
+    double treeOpNs = 5;
     double lockAtomicNs = 10;
     double splitStoreNs = 200;
     double anonVmaLockNs = 120;
     double wakeupNs = 3'000;
+    double handoffTimeoutNs = 4'000'000;
+    double schedSliceNs = 2'800'000;
     double walkerVmaNs = 250;
     double walkerPages = 1;
     double backgroundProcesses = 250;
     double warmupMs = 20;
     double warmupExecs = 3;
+    double windowExecs = 20;
+    double windowMaxMs = 5'000;
 
     struct Info {
         const char* name;

@@ -7,15 +7,19 @@
 namespace immap::sim {
 
 double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at) {
-    double rate = 0;
-    for (const CopyExecs& c : copies) {
-        if (c.count >= 2 && c.last > c.first) {
-            rate += static_cast<double>(c.count - 1) * 1e9 / static_cast<double>(c.last - c.first);
-        } else if (at > from) {
-            rate += static_cast<double>(c.count) * 1e9 / static_cast<double>(at - from);
-        }
-    }
-    return rate;
+    if (at <= from) return 0;
+    std::uint64_t count = 0;
+    for (const CopyExecs& c : copies)
+        count += c.count;
+    return static_cast<double>(count) * 1e9 / static_cast<double>(at - from);
+}
+
+std::uint64_t fewestExecs(const std::vector<CopyExecs>& copies) {
+    if (copies.empty()) return 0;
+    std::uint64_t fewest = copies.front().count;
+    for (const CopyExecs& c : copies)
+        fewest = std::min(fewest, c.count);
+    return fewest;
 }
 
 void CostCounters::writeTo(SimResult& r) const {

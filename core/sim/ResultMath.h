@@ -46,10 +46,12 @@ struct CostCounters {
     void writeTo(SimResult& r) const;
 };
 
-// UnixBench sums every copy's iterations over the run. Per copy: completions per second between
-// its first and last completion in the window (exact for a steady loop, free of the window-edge
-// rounding of count / window); with fewer than two completions, count / window.
+// UnixBench's score (Run's runOnePass): every copy's iterations summed, over the time they ran:
+// the execs completed in the window over its length. Unbiased for copies at random phases;
+// exact to one exec per copy, which window_execs makes small (MeasureWindow).
 double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at);
+// The fewest execs any copy completed in the window (0 for no copies).
+std::uint64_t fewestExecs(const std::vector<CopyExecs>& copies);
 
 // Where one copy's time goes: unlocked work, waiting for locks, inside critical sections.
 // Accumulates only inside the measured window.

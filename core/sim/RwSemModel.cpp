@@ -6,25 +6,36 @@
 
 namespace immap::sim {
 
+RwSemModel::RwSemModel(Time start, Time handoffTimeout)
+    : handoffTimeout_(handoffTimeout), last_(start), windowStart_(start) {
+    if (handoffTimeout < 0)
+        throw std::invalid_argument("RwSemModel: handoff timeout " +
+                                    std::to_string(handoffTimeout) + " ns is negative");
+}
+
 void RwSemModel::advance(Time now) {
     checkNotBefore(now, "acquire/release");
     const Time dt = now - last_;
     if (!holders_.empty()) busyTime_ += dt;
-    queueArea_ += static_cast<Time>(queue_.size()) * dt;
+    queueArea_ += static_cast<Time>(waiters()) * dt;
     last_ = now;
 }
 
-bool RwSemModel::acquire(Time now, RequesterId requester, Mode mode) {
+bool RwSemModel::acquire(Time now, RequesterId requester, Mode mode, bool spin) {
     if (holders_.count(requester) != 0)
         throw std::logic_error("RwSemModel::acquire: requester " + std::to_string(requester) +
                                " already holds the lock");
     if (waiting_.count(requester) != 0)
         throw std::logic_error("RwSemModel::acquire: requester " + std::to_string(requester) +
                                " is already waiting");
+    if (spin && mode == Mode::Read)
+        throw std::invalid_argument("RwSemModel::acquire: readers do not spin (requester " +
+                                    std::to_string(requester) + ")");
     advance(now);
     ++arrivals_;
-    // Writers: only a free lock. Readers: no writer and nobody queued (the WAITERS bit makes
-    // the reader fast path fail, so a reader stream cannot starve a queued writer).
+    // Writers: only a free lock. Readers: no writer and nobody asleep (the WAITERS bit makes
+    // the reader fast path fail, so a reader stream cannot starve a sleeping writer; spinners
+    // do not set it).
     const bool free = holders_.empty();
     const bool granted = mode == Mode::Write ? free : (!writerHeld_ && queue_.empty());
     if (granted) {
@@ -33,11 +44,26 @@ bool RwSemModel::acquire(Time now, RequesterId requester, Mode mode) {
         ++immediate_;
         waits_.record(0);
     } else {
-        queue_.push_back({requester, mode, now});
+        (spin ? osq_ : queue_).push_back({requester, mode, now, now});
         waiting_.insert(requester);
-        maxQueue_ = std::max(maxQueue_, queue_.size());
+        maxQueue_ = std::max(maxQueue_, waiters());
     }
     return granted;
+}
+
+void RwSemModel::stopSpinning(Time now, RequesterId requester) {
+    const auto it = std::find_if(osq_.begin(), osq_.end(),
+                                 [&](const Waiter& w) { return w.requester == requester; });
+    if (it == osq_.end())
+        throw std::logic_error("RwSemModel::stopSpinning: requester " + std::to_string(requester) +
+                               " is not spinning");
+    advance(now);
+    // rwsem_down_write_slowpath after a failed spin: the waiter's timeout starts as it joins
+    // the wait list.
+    Waiter w = *it;
+    w.queued = now;
+    osq_.erase(it);
+    queue_.push_back(w);
 }
 
 std::vector<RwSemModel::Grant> RwSemModel::release(Time now, RequesterId requester) {
@@ -57,18 +83,32 @@ std::vector<RwSemModel::Grant> RwSemModel::release(Time now, RequesterId request
     return out;
 }
 
-void RwSemModel::grant(Time now, const Waiter& w, std::vector<Grant>& out) {
+void RwSemModel::grant(Time now, const Waiter& w, bool slept, std::vector<Grant>& out) {
     const bool counted = w.arrived >= windowStart_;
     holders_.emplace(w.requester, Holder{w.mode, now, counted});
     waiting_.erase(w.requester);
     if (counted) waits_.record(now - w.arrived);
-    out.push_back({w.requester, w.mode, now - w.arrived});
+    out.push_back({w.requester, w.mode, now - w.arrived, slept});
 }
 
 void RwSemModel::wake(Time now, std::vector<Grant>& out) {
+    // HANDOFF: the first sleeper has waited long enough; spinners may not take the lock.
+    const bool handoff = !queue_.empty() && now - queue_.front().queued >= handoffTimeout_;
+    if (!handoff && !osq_.empty()) {
+        // The OSQ's head is on the lock's line and wins the free lock's cmpxchg
+        // (rwsem_try_write_lock_unqueued) before a sleeper can run.
+        grant(now, osq_.front(), false, out);
+        writerHeld_ = true;
+        osq_.pop_front();
+        return;
+    }
+    wakeSleepers(now, out);
+}
+
+void RwSemModel::wakeSleepers(Time now, std::vector<Grant>& out) {
     if (queue_.empty()) return;
     if (queue_.front().mode == Mode::Write) {
-        grant(now, queue_.front(), out);
+        grant(now, queue_.front(), true, out);
         writerHeld_ = true;
         queue_.pop_front();
         return;
@@ -79,7 +119,7 @@ void RwSemModel::wake(Time now, std::vector<Grant>& out) {
     std::size_t woken = 0;
     for (const Waiter& w : queue_) {
         if (w.mode == Mode::Read && woken < kMaxReadersWakeup) {
-            grant(now, w, out);
+            grant(now, w, true, out);
             ++woken;
         } else {
             remaining.push_back(w);
@@ -93,7 +133,7 @@ void RwSemModel::resetStats(Time now) {
     windowStart_ = now;
     busyTime_ = 0;
     queueArea_ = 0;
-    maxQueue_ = queue_.size();
+    maxQueue_ = waiters();
     arrivals_ = 0;
     immediate_ = 0;
     waits_.clear();
@@ -124,7 +164,7 @@ RwSemModel::Stats RwSemModel::stats(Time at) const {
     s.windowStart = windowStart_;
     s.window = at - windowStart_;
     const Time dt = at - last_;
-    const Time area = queueArea_ + static_cast<Time>(queue_.size()) * dt;
+    const Time area = queueArea_ + static_cast<Time>(waiters()) * dt;
     const double window = static_cast<double>(s.window);
     if (s.window > 0) {
         s.utilisation = utilisation(at);

@@ -3,6 +3,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 
 namespace immap::sim {
 
@@ -18,6 +19,15 @@ std::string SimResult::toJson(bool detail) const {
     o["walkers_per_s"] = walkersPerSecond;
     o["execs_per_s"] = execsPerSecond;
     o["execs"] = static_cast<double>(execs);
+    o["execs_per_copy_min"] = static_cast<double>(execsPerCopyMin);
+    if (!seedRates.empty()) {
+        QJsonArray rates;
+        for (double v : seedRates)
+            rates.append(v);
+        o["execs_per_s_seeds"] = rates;
+        o["execs_per_s_min"] = *std::min_element(seedRates.begin(), seedRates.end());
+        o["execs_per_s_max"] = *std::max_element(seedRates.begin(), seedRates.end());
+    }
     QJsonArray ls;
     for (const LockResult& l : locks) {
         QJsonObject j;
@@ -40,6 +50,11 @@ std::string SimResult::toJson(bool detail) const {
     o["lock_holds"] = static_cast<double>(lockHolds);
     o["tree_ops"] = static_cast<double>(treeOps);
     o["nodes_per_tree_op"] = nodesPerTreeOp;
+    o["cache_hits"] = static_cast<double>(cacheHits);
+    o["cache_transfers"] = static_cast<double>(cacheTransfers);
+    o["cache_memory_reads"] = static_cast<double>(cacheMemoryReads);
+    o["cache_upgrades"] = static_cast<double>(cacheUpgrades);
+    o["lock_line_transfers"] = static_cast<double>(lockLineTransfers);
     QJsonObject ps;
     for (const CostParams::Info& i : CostParams::table())
         ps[i.name] = params.*(i.field);

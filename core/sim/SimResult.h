@@ -14,6 +14,9 @@ struct LockResult {
     std::string name;  // "libc.so.6", "libc.so.6/node3", "libc.so.6/top", "libc.so.6/shard5"
     int file = -1;
     RwSemModel::Stats stats;
+    // Transfers of the lock word's line between CPUs in the window. The simulator's own (a
+    // trace does not carry it), so not in the JSON report.
+    std::uint64_t lineTransfers = 0;
 };
 
 // Where one CPU's time went over the measured window, summed over the copies placed on it.
@@ -52,7 +55,11 @@ struct SimResult {
     double walkersPerSecond = 0;
 
     double execsPerSecond = 0;  // UnixBench execl lps: all copies together
-    std::uint64_t execs = 0;    // completed in the window
+    // A sweep point run over several seeds: each seed's execs/s (execsPerSecond is their mean,
+    // every other field the first seed's). Empty for one run.
+    std::vector<double> seedRates;
+    std::uint64_t execs = 0;            // completed in the window
+    std::uint64_t execsPerCopyMin = 0;  // the fewest execs a copy completed in the window
     std::vector<LockResult> locks;
     std::vector<CpuResult> cpus;
     std::vector<FileResult> files;
@@ -65,6 +72,14 @@ struct SimResult {
     std::uint64_t lockHolds = 0;  // over the whole run: simulated lock operations
     std::uint64_t treeOps = 0;
     double nodesPerTreeOp = 0;  // mean node touches (reads) per insert/remove
+    // Over the whole run, tree nodes' lines (CacheModel): reads that hit, misses served by the
+    // last writer's cache or by memory, writes that invalidated other holders; and touches of
+    // a lock word that brought its line from another CPU.
+    std::uint64_t cacheHits = 0;
+    std::uint64_t cacheTransfers = 0;
+    std::uint64_t cacheMemoryReads = 0;
+    std::uint64_t cacheUpgrades = 0;
+    std::uint64_t lockLineTransfers = 0;
     std::uint64_t events = 0;
     CostParams params;
 

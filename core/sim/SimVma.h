@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "itree/Node.h"
+#include "sim/CacheLine.h"
 
 namespace immap::sim {
 
@@ -15,6 +16,9 @@ struct SimVma : itree::Node {
     std::int32_t home = 0;    // logical NUMA node
     std::int32_t owner = -1;  // copy index; -1 for background processes
     std::uint32_t id = 0;     // unique over a run (traces name VMAs by it)
+    // The node's cache line (its rb links, colour and subtree_last): touched through the tree's
+    // observer, whose interface is const, hence mutable.
+    mutable CacheLine line;
 };
 
 }  // namespace immap::sim

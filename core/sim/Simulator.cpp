@@ -36,6 +36,8 @@ const char* simEventName(SimEvent::Kind k) {
             return "kernel_lock_wait";
         case SimEvent::KernelLockAcquired:
             return "kernel_lock_acquired";
+        case SimEvent::LockSleep:
+            return "lock_sleep";
     }
     return "?";
 }
@@ -69,22 +71,71 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
         }
         emit(SimEvent::ExecEnd, t, static_cast<std::int64_t>(id));
         a.execs.ended(t, inWindow, end);
+        if (inWindow && t <= end) end = window.counted(a.execs.count, t);
         startExec(id, t);
         return;
     }
     const Action& act = a.plan.actions[a.pc];
     if (act.kind == Action::Work) {
-        // Unlocked work runs on the copy's CPU; copies sharing a CPU take turns (FIFO).
-        const double ns = act.weight * unlockedScale;
-        Time& free = cpuFree[static_cast<std::size_t>(puPos[a.cpu])];
-        const Time begin = std::max(t, free);
-        const Time done = begin + toTime(ns);
-        free = done;
         setPhase(a, Phase::Work, t);
-        queue.schedule(done, {0, kWorkDone, static_cast<std::uint32_t>(id), 0});
+        CpuSpin& c = spinOf(a);
+        if (c.agent >= 0) {
+            // Another copy spins here: this work waits until it stops, and the first to wait
+            // sets need_resched for the end of the spinner's current slice (the tick sees it
+            // used up; RUN_TO_PARITY lets it run that long).
+            if (c.queued.empty()) {
+                const Time slice = std::max<Time>(1, toTime(cfg.params.schedSliceNs));
+                const Time slices = std::max<Time>(1, (t - c.since + slice - 1) / slice);
+                queue.schedule(c.since + slices * slice,
+                               {0, kSliceEnd, static_cast<std::uint32_t>(c.agent), c.turn});
+            }
+            c.queued.push_back(static_cast<std::uint32_t>(id));
+            return;
+        }
+        startWork(id, t);
         return;
     }
     beginLocked(id, t);
+}
+
+// Unlocked work runs on the copy's CPU; copies sharing a CPU take turns (FIFO).
+void Simulator::Impl::startWork(std::size_t id, Time t) {
+    const Agent& a = agents[id];
+    const double ns = a.plan.actions[a.pc].weight * unlockedScale;
+    Time& free = cpuFree[static_cast<std::size_t>(puPos[a.cpu])];
+    const Time begin = std::max(t, free);
+    const Time done = begin + toTime(ns);
+    free = done;
+    queue.schedule(done, {0, kWorkDone, static_cast<std::uint32_t>(id), 0});
+}
+
+// rwsem_can_spin_on_owner: no spinning when need_resched is already set, i.e. when another
+// copy's work is runnable on this CPU (reserved past now) or another copy spins on it.
+bool Simulator::Impl::maySpin(const Agent& a, Time t) {
+    return cpuFree[static_cast<std::size_t>(puPos[a.cpu])] <= t && spinOf(a).agent < 0;
+}
+
+// The spinner on a's CPU stops at t (it got the lock, or gave up): the work waiting for the
+// CPU starts, in the order it asked.
+void Simulator::Impl::spinEnded(const Agent& a, Time t) {
+    CpuSpin& c = spinOf(a);
+    c.agent = -1;
+    for (std::uint32_t id : c.queued)
+        startWork(id, t);
+    c.queued.clear();
+}
+
+// need_resched at the spinner's slice end: rwsem_spin_on_owner gives up, and the writer
+// sleeps on the wait list (rwsem_down_write_slowpath). Ignored if that spin is over.
+void Simulator::Impl::sliceEnd(std::size_t id, std::uint64_t turn, Time t) {
+    Agent& a = agents[id];
+    const CpuSpin& c = spinOf(a);
+    if (c.agent != static_cast<std::int64_t>(id) || c.turn != turn) return;
+    const int lock = c.lock;
+    locks[static_cast<std::size_t>(lock)]->sem.stopSpinning(t, id);
+    emit(SimEvent::LockSleep, t, static_cast<std::int64_t>(id), lock);
+    a.spinning = false;
+    spinEnded(a, t);
 }
 
 void Simulator::Impl::beginLocked(std::size_t id, Time t) {
@@ -102,8 +153,11 @@ void Simulator::Impl::beginLocked(std::size_t id, Time t) {
 
 Time Simulator::Impl::touchLine(Lock& l, const Agent& a, Time t, int atomics) {
     double ns = atomics * cfg.params.lockAtomicNs;
-    if (l.lastCpu >= 0 && l.lastCpu != static_cast<int>(a.cpu))
+    if (l.lastCpu >= 0 && l.lastCpu != static_cast<int>(a.cpu)) {
         ns += memCost[static_cast<std::size_t>(l.lastNode)][static_cast<std::size_t>(a.node)];
+        ++lockLineTransfers;
+        ++l.windowTransfers;
+    }
     const Time begin = std::max(t, l.lineFree);
     l.lineFree = begin + toTime(ns);
     l.lastCpu = static_cast<int>(a.cpu);
@@ -119,22 +173,29 @@ void Simulator::Impl::acquireNext(std::size_t id, Time t) {
     }
     const LockReq req = a.locks[a.next];
     Lock& l = *locks[static_cast<std::size_t>(req.lock)];
-    if (l.sem.acquire(t, id, req.mode)) {
+    a.spinning = a.copy && req.mode == Mode::Write && maySpin(a, t);
+    if (l.sem.acquire(t, id, req.mode, a.spinning)) {
+        a.spinning = false;
         emit(SimEvent::LockAcquire, t, static_cast<std::int64_t>(id), req.lock, nullptr, req.mode);
         a.heldSince = t;
         ++a.next;
         granted(id, touchLine(l, a, t));
         return;
     }
-    emit(SimEvent::LockWait, t, static_cast<std::int64_t>(id), req.lock, nullptr, req.mode);
-    // Writers spin optimistically (rwsem_optimistic_spin); readers go to sleep. An arriving
-    // spinner's failed cmpxchg on the count and its xchg of osq->tail (both on the lock's line)
-    // bring the line here once; after that it spins on its own OSQ node, so more waiters put
-    // no more traffic on the line.
-    a.spinning = a.copy && req.mode == Mode::Write;
+    // Writers spin optimistically (rwsem_optimistic_spin) unless need_resched is set; readers,
+    // and those writers, go to sleep. An arriving spinner's failed cmpxchg on the count and its
+    // xchg of osq->tail (both on the lock's line) bring the line here once; after that it
+    // spins on its own OSQ node, so more waiters put no more traffic on the line. It keeps
+    // its CPU meanwhile.
+    emit(SimEvent::LockWait, t, static_cast<std::int64_t>(id), req.lock, nullptr, req.mode,
+         a.spinning);
     if (a.spinning) {
         touchLine(l, a, t, 2);
-        l.spinners.push_back(static_cast<std::uint32_t>(id));
+        CpuSpin& c = spinOf(a);
+        c.agent = static_cast<std::int64_t>(id);
+        c.lock = req.lock;
+        c.since = t;
+        ++c.turn;
     }
 }
 
@@ -142,7 +203,7 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
     Agent& a = agents[id];
     const CostParams& p = cfg.params;
     double ns = 0;
-    const double* row = memCost[static_cast<std::size_t>(a.node)].data();
+    const int cpu = puPos[a.cpu];
     if (a.copy) {
         setPhase(a, Phase::Hold, t);
         const Hold& h = a.plan.holds[a.plan.actions[a.pc].index];
@@ -150,7 +211,7 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
         for (std::uint32_t k = 0; k < h.opCount; ++k) {
             const TreeOp& op = a.plan.ops[h.firstOp + k];
             itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
-            pricer.start(row);
+            pricer.start(cpu);
             applyOp(op, f, tree, *a.as, t, static_cast<std::int64_t>(id));
             ns += p.treeOpNs + pricer.cost;
             ++treeOps;
@@ -169,7 +230,8 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
         const std::uint64_t last = a.page + static_cast<std::uint64_t>(p.walkerPages) - 1;
         double touch = 0;
         auto visit = [&](const itree::Node* n) {
-            touch += row[static_cast<const SimVma*>(n)->home];
+            const auto* v = static_cast<const SimVma*>(n);
+            touch += cache->read(v->line, cpu, v->home);
         };
         for (const auto& tree : f.trees) {
             touch += p.memLocalNs;  // the tree's root pointer
@@ -192,8 +254,8 @@ void Simulator::Impl::criticalDone(std::size_t id, Time t) {
         Lock& l = *locks[static_cast<std::size_t>(lock)];
         // The OSQ's head has been reading owner and count through the hold: the release's
         // write takes the line back from it (rwsem_spin_on_owner).
-        if (!l.spinners.empty()) {
-            const Agent& head = agents[l.spinners.front()];
+        if (l.sem.spinners() > 0) {
+            const Agent& head = agents[l.sem.osqHead()];
             l.lastCpu = static_cast<int>(head.cpu);
             l.lastNode = head.node;
         }
@@ -209,13 +271,11 @@ void Simulator::Impl::release(std::size_t id, int lockIndex, Time t) {
     for (const RwSemModel::Grant& g : l.sem.release(t, id)) {
         Agent& w = agents[g.requester];
         Time at = t;
-        if (w.spinning) {
-            const auto it = std::find(l.spinners.begin(), l.spinners.end(), g.requester);
-            if (it != l.spinners.end()) l.spinners.erase(it);  // grants are FIFO: the head
-            w.spinning = false;
-        } else {
-            at += toTime(cfg.params.wakeupNs);  // it was asleep
-        }
+        if (g.slept)
+            at += toTime(cfg.params.wakeupNs);  // spinners are already running
+        else
+            spinEnded(w, t);  // its CPU is free for other work (its hold is not charged)
+        w.spinning = false;
         emit(SimEvent::LockAcquire, t, static_cast<std::int64_t>(g.requester), lockIndex, nullptr,
              g.mode);
         w.heldSince = t;
@@ -314,10 +374,12 @@ void Simulator::Impl::walkerArrive(Time t) {
 void Simulator::Impl::startWindow(Time t) {
     inWindow = true;
     windowStart = t;
-    end = t + toTime(cfg.durationMs * 1e6);
+    end = window.open(t);
     emit(SimEvent::WindowStart, t, -1);
-    for (auto& l : locks)
+    for (auto& l : locks) {
         l->sem.resetStats(t);
+        l->windowTransfers = 0;
+    }
     for (Agent& a : agents)
         if (a.copy) a.clock.windowOpened(t);
 }
@@ -361,6 +423,9 @@ void Simulator::Impl::handle(const Event& e) {
             break;
         case kWindowStart:
             if (!inWindow) startWindow(t);
+            break;
+        case kSliceEnd:
+            sliceEnd(id, e.payload, t);
             break;
     }
 }

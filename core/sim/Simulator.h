@@ -2,8 +2,9 @@
 // The contention simulator (docs/simulator.md): N execl copies placed on a topology's CPUs,
 // each looping over the exec recipe; every lock hold runs real insert/remove operations on
 // the file's real itree trees, priced by the NUMA distance of every node the update touches;
-// locks are RwSemModel rwsems with cache-line handoff, spinning-waiter traffic and sleeping
-// readers; whole-file walkers arrive as readers. Deterministic: a seed, no wall clock.
+// locks are RwSemModel rwsems with cache-line handoff, optimistic spinners that keep their CPUs
+// and steal from sleepers until the handoff timeout, and sleeping readers; whole-file walkers
+// arrive as readers. Deterministic: a seed, no wall clock.
 // Steppable (runUntil) so that the GUI can animate it; run() goes to the end.
 
 #include <cstdint>
@@ -54,6 +55,9 @@ struct SimEvent {
         // lock known by its address (in `start`), not by name.
         KernelLockWait,
         KernelLockAcquired,
+        // A spinning writer gives up (need_resched: another copy waits for its CPU) and sleeps
+        // on the lock's wait list.
+        LockSleep,
     };
     Time time = 0;
     Kind kind = ExecBegin;
@@ -67,6 +71,7 @@ struct SimEvent {
     std::uint64_t last = 0;
     std::uint32_t vma = 0;  // tree events: the VMA's id, unique over the run
     std::uint8_t mode = 0;  // lock wait/acquire: 0 write, 1 read
+    bool spin = false;      // lock wait: a writer spinning optimistically (else it sleeps)
     bool inferred = false;  // imported traces: not in the recording, implied by it
 };
 const char* simEventName(SimEvent::Kind k);

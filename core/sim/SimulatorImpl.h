@@ -15,7 +15,9 @@
 #include "limits/LimitError.h"
 #include "mapping/TreePlacement.h"
 #include "sim/AddressSpace.h"
+#include "sim/CacheModel.h"
 #include "sim/EventQueue.h"
+#include "sim/MeasureWindow.h"
 #include "sim/Random.h"
 #include "sim/ResultMath.h"
 #include "sim/RwSemModel.h"
@@ -38,6 +40,7 @@ enum EventKind : std::uint32_t {
     kRelease,
     kWalkerArrive,
     kWindowStart,
+    kSliceEnd,  // a spinner's slice ends: it stops if it still spins (payload: its turn)
 };
 
 using Phase = PhaseClock::Phase;
@@ -51,10 +54,21 @@ struct Lock {
     Time lineFree = 0;
     int lastCpu = -1;
     int lastNode = 0;
-    // Writers optimistically spinning on it, in arrival order (the OSQ, an MCS queue): only the
-    // first, the OSQ's head, spins on the lock's own line (owner, count); the others spin on
-    // their own per-CPU nodes and put nothing on it (osq_lock, kernel/locking/osq_lock.c).
-    std::deque<std::uint32_t> spinners;
+    std::uint64_t windowTransfers = 0;  // transfers of that line since the window opened
+    // Writers optimistically spinning on it are the sem's OSQ, in arrival order (an MCS queue):
+    // only its head spins on the lock's own line (owner, count); the others spin on their own
+    // per-CPU nodes and put nothing on it (osq_lock, kernel/locking/osq_lock.c).
+};
+
+// A CPU with a copy optimistically spinning on it. The spin runs with preemption off
+// (rwsem_optimistic_spin), so the CPU runs nothing else until the spinner gets the lock or
+// gives up at need_resched.
+struct CpuSpin {
+    std::int64_t agent = -1;  // the spinner, or -1
+    int lock = -1;
+    Time since = 0;          // when it began spinning: its slices count from here
+    std::uint64_t turn = 0;  // numbers the spins, so that a slice end for an older one is ignored
+    std::vector<std::uint32_t> queued;  // copies whose unlocked work waits for the CPU, in order
 };
 
 struct FileState {
@@ -95,32 +109,29 @@ struct Agent {
     Time heldSince = 0;  // when its last lock was granted
 };
 
-// Prices one update's node touches by distance from the updating CPU's node.
+// Prices one update's node touches by where each node's line is (CacheModel).
 struct Pricer final : itree::TouchObserver {
-    const double* row = nullptr;  // memory cost from this CPU's node to each home node
-    double writeFraction = 0.5;
+    CacheModel* cache = nullptr;
+    int cpu = 0;  // position in the topology's PU order
     double cost = 0;
     std::uint64_t reads = 0;
-    const itree::Node* written[48];
-    unsigned nWritten = 0;
     bool enabled = true;
 
-    void start(const double* r) {
-        row = r;
+    void start(int c) {
+        cpu = c;
         cost = 0;
-        nWritten = 0;
     }
     void read(const itree::Node* n) override {
         if (!enabled) return;
         ++reads;
-        cost += row[static_cast<const SimVma*>(n)->home];
+        const auto* v = static_cast<const SimVma*>(n);
+        cost += cache->read(v->line, cpu, v->home);
     }
+    // Repeated writes to one node in one update are free: the first leaves it held alone.
     void write(const itree::Node* n) override {
         if (!enabled) return;
-        for (unsigned i = 0; i < nWritten; ++i)
-            if (written[i] == n) return;
-        if (nWritten < std::size(written)) written[nWritten++] = n;
-        cost += writeFraction * row[static_cast<const SimVma*>(n)->home];
+        const auto* v = static_cast<const SimVma*>(n);
+        cost += cache->write(v->line, cpu, v->home);
     }
 };
 
@@ -140,8 +151,9 @@ struct Simulator::Impl {
     std::vector<unsigned> puOrder;     // OS indexes in logical order
     std::vector<std::vector<double>> memCost;
     std::vector<unsigned> copyCpu;
-    std::vector<Time> cpuFree;  // by position in puOrder
-    std::vector<int> puPos;     // OS index -> position
+    std::vector<Time> cpuFree;     // by position in puOrder
+    std::vector<CpuSpin> cpuSpin;  // by position in puOrder
+    std::vector<int> puPos;        // OS index -> position
 
     std::vector<FileState> files;
     std::vector<std::unique_ptr<Lock>> locks;
@@ -153,12 +165,15 @@ struct Simulator::Impl {
     EventQueue queue;
     Rng rng;
     Pricer pricer;
+    std::unique_ptr<CacheModel> cache;    // the tree nodes' lines (the lock words keep their own)
+    std::uint64_t lockLineTransfers = 0;  // touches of a lock word last touched by another CPU
     SimObserver* observer = nullptr;
     Time warmup = 0;
     Time end = std::numeric_limits<Time>::max() / 2;  // set when the window starts
     unsigned warmCopies = 0;                          // copies that have done their warm-up execs
     Time windowStart = 0;
     bool inWindow = false;
+    MeasureWindow window;  // fixes `end` once the window has enough execs of every copy
     double unlockedScale = 0;
     // The guard against a clock that stopped (handle()): the instant of the last event and
     // how many events it has seen.
@@ -185,7 +200,7 @@ struct Simulator::Impl {
     int nodeOfCpu(unsigned os) const { return std::max(0, topo.nodeOfPu(os)); }
 
     void emit(SimEvent::Kind k, Time t, std::int64_t agent, int lock = -1,
-              const SimVma* v = nullptr, Mode mode = Mode::Write) {
+              const SimVma* v = nullptr, Mode mode = Mode::Write, bool spin = false) {
         if (!observer) return;
         SimEvent e;
         e.time = t;
@@ -195,6 +210,7 @@ struct Simulator::Impl {
                            : -1;
         e.lock = lock;
         e.mode = mode == Mode::Read ? 1 : 0;
+        e.spin = spin;
         if (lock >= 0) e.file = locks[static_cast<std::size_t>(lock)]->file;
         if (v) {
             e.file = v->file;
@@ -219,6 +235,11 @@ struct Simulator::Impl {
     void setPhase(Agent& a, Phase p, Time t);
     void startExec(std::size_t id, Time t);
     void nextAction(std::size_t id, Time t);
+    void startWork(std::size_t id, Time t);
+    CpuSpin& spinOf(const Agent& a) { return cpuSpin[static_cast<std::size_t>(puPos[a.cpu])]; }
+    bool maySpin(const Agent& a, Time t);
+    void spinEnded(const Agent& a, Time t);
+    void sliceEnd(std::size_t id, std::uint64_t turn, Time t);
     void beginLocked(std::size_t id, Time t);
     void acquireNext(std::size_t id, Time t);
     Time touchLine(Lock& l, const Agent& a, Time t, int atomics = 1);

@@ -28,6 +28,10 @@ void Simulator::Impl::applyOp(const TreeOp& op, FileState& f, itree::IntervalTre
     } else {
         ++f.inserts;
     }
+    // vm_area_alloc and the fields' initialisation (vm_area_dup, __split_vma) write a new
+    // VMA on its mapping CPU before it is linked: its line is that CPU's, not memory's.
+    if (op.kind == TreeOp::Insert && op.vma->line.writer < 0 && agent >= 0)
+        cache->own(op.vma->line, puPos[agents[static_cast<std::size_t>(agent)].cpu]);
     applyTreeOp(op, tree, as);
     if (op.kind == TreeOp::Insert) emit(SimEvent::TreeInsert, t, agent, -1, op.vma);
 }
@@ -57,6 +61,7 @@ void Simulator::Impl::setUp() {
     for (std::size_t i = 0; i < puOrder.size(); ++i)
         puPos[puOrder[i]] = static_cast<int>(i);
     cpuFree.assign(puOrder.size(), 0);
+    cpuSpin.assign(puOrder.size(), CpuSpin{});
 
     const unsigned nodes = std::max(1u, nodeCount());
     const auto& dist = topo.distances();
@@ -64,7 +69,12 @@ void Simulator::Impl::setUp() {
     for (unsigned a = 0; a < nodes && a < dist.size(); ++a)
         for (unsigned b = 0; b < nodes && b < dist[a].size(); ++b)
             memCost[a][b] = p.memoryNs(dist[a][b]);
-    pricer.writeFraction = p.writeFraction;
+    std::vector<int> cpuNode;
+    for (unsigned os : puOrder)
+        cpuNode.push_back(nodeOfCpu(os));
+    cache =
+        std::make_unique<CacheModel>(std::move(cpuNode), &memCost, p.cacheHitNs, p.writeFraction);
+    pricer.cache = cache.get();
 
     const auto trees = static_cast<unsigned>(placement.treeCount());
     batch.perVma = cfg.policy.kind == Kind::SplitLocks;
@@ -72,6 +82,7 @@ void Simulator::Impl::setUp() {
 
     auto addLock = [&](int file, std::string name) {
         auto l = std::make_unique<Lock>();
+        l->sem = RwSemModel(0, toTime(cfg.params.handoffTimeoutNs));
         l->file = file;
         l->name = std::move(name);
         locks.push_back(std::move(l));
@@ -175,6 +186,7 @@ void Simulator::Impl::setUp() {
     }
 
     warmup = toTime(p.warmupMs * 1e6);
+    window = MeasureWindow(cfg.durationMs, p.windowExecs, p.windowMaxMs, cfg.copies);
     if (p.warmupExecs < 1) queue.schedule(warmup, {0, kWindowStart, 0, 0});
     if (cfg.walkersPerSecond > 0) scheduleWalker(0);
 }
@@ -199,9 +211,10 @@ SimResult Simulator::Impl::result(Time at) const {
         copies.push_back(a.execs);
     }
     r.execsPerSecond = execsPerSecond(copies, from, at);
+    r.execsPerCopyMin = fewestExecs(copies);
 
     for (const auto& l : locks)
-        r.locks.push_back({l->name, l->file, l->sem.stats(std::max(at, from))});
+        r.locks.push_back({l->name, l->file, l->sem.stats(std::max(at, from)), l->windowTransfers});
 
     // Per CPU: the copies' phase times, the current phase closed at `at`.
     std::vector<CopyPlace> places;
@@ -217,6 +230,12 @@ SimResult Simulator::Impl::result(Time at) const {
     r.walks = walkLatencies.count();
     latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
     CostCounters{holds, treeOps, pricer.reads}.writeTo(r);
+    const CacheModel::Counters& cc = cache->counters();
+    r.cacheHits = cc.hits;
+    r.cacheTransfers = cc.transfers;
+    r.cacheMemoryReads = cc.memory;
+    r.cacheUpgrades = cc.upgrades;
+    r.lockLineTransfers = lockLineTransfers;
     r.events = queue.scheduledCount();
     return r;
 }

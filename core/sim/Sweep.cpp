@@ -29,11 +29,14 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
         std::size_t slot;
         mapping::Policy policy;
         unsigned copies;
+        unsigned seed;  // 0 .. seeds - 1
     };
+    const unsigned seeds = std::max(1u, config.seeds);
     std::vector<Job> jobs;
     for (const mapping::Policy& p : config.policies)
         for (unsigned c : config.copies)
-            jobs.push_back({jobs.size(), p, c});
+            for (unsigned s = 0; s < seeds; ++s)
+                jobs.push_back({jobs.size(), p, c, s});
     // Big runs first, so that the last one to finish is a short one.
     std::stable_sort(jobs.begin(), jobs.end(),
                      [](const Job& a, const Job& b) { return a.copies > b.copies; });
@@ -52,6 +55,7 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
                 SimConfig c = config.run;
                 c.policy = jobs[i].policy;
                 c.copies = jobs[i].copies;
+                c.seed += jobs[i].seed;
                 results[jobs[i].slot] = Simulator(c).run();
             } catch (...) {
                 std::lock_guard<std::mutex> lock(errorMutex);
@@ -72,7 +76,20 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
         t.join();
     if (error) std::rethrow_exception(error);
     if (cancel && cancel->load()) return {};
-    return results;
+    if (seeds == 1) return results;
+    std::vector<SimResult> points;
+    for (std::size_t first = 0; first < results.size(); first += seeds) {
+        SimResult r = std::move(results[first]);
+        double sum = 0;
+        for (unsigned s = 0; s < seeds; ++s) {
+            const double rate = s == 0 ? r.execsPerSecond : results[first + s].execsPerSecond;
+            r.seedRates.push_back(rate);
+            sum += rate;
+        }
+        r.execsPerSecond = sum / seeds;
+        points.push_back(std::move(r));
+    }
+    return points;
 }
 
 namespace {
@@ -163,12 +180,19 @@ std::string Sweep::toCsv(const std::vector<SimResult>& runs) {
     std::ostringstream out;
     out.precision(10);
     out << "policy,copies,execs_per_s,speedup_vs_single,max_lock_utilisation,"
-           "walker_latency_mean_ns,walker_latency_p99_ns,memory_per_inode_bytes,seed\n";
+           "walker_latency_mean_ns,walker_latency_p99_ns,memory_per_inode_bytes,seed,"
+           "seeds,execs_per_s_min,execs_per_s_max\n";
     for (const SimResult& r : runs) {
+        const auto [lo, hi] =
+            r.seedRates.empty()
+                ? std::pair{r.execsPerSecond, r.execsPerSecond}
+                : std::pair{*std::min_element(r.seedRates.begin(), r.seedRates.end()),
+                            *std::max_element(r.seedRates.begin(), r.seedRates.end())};
         out << r.policy << ',' << r.copies << ',' << r.execsPerSecond << ','
             << speedupOverSingle(runs, r) << ',' << maxUtilisation(r) << ','
             << r.walkerLatencyMeanNs << ',' << r.walkerLatencyP99Ns << ',' << r.memoryPerInodeBytes
-            << ',' << r.seed << '\n';
+            << ',' << r.seed << ',' << std::max<std::size_t>(1, r.seedRates.size()) << ',' << lo
+            << ',' << hi << '\n';
     }
     return out.str();
 }

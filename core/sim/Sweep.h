@@ -1,7 +1,9 @@
 #pragma once
-// The throughput sweep: every (policy, copies) pair of a grid simulated with the same seed,
+// The throughput sweep: every (policy, copies) pair of a grid simulated with the same seeds,
 // recipe and parameters, spread over worker threads (each run is independent and
-// deterministic, so the results do not depend on the thread count).
+// deterministic, so the results do not depend on the thread count). Each point runs `seeds`
+// seeds (run.seed, run.seed + 1, ...), as UnixBench runs each test several times: the point's
+// execs/s is their mean and its spread their range.
 
 #include <atomic>
 #include <functional>
@@ -17,6 +19,7 @@ struct SweepConfig {
     SimConfig run;  // every run's configuration; the grid sets its policy and copies
     std::vector<mapping::Policy> policies;
     std::vector<unsigned> copies;
+    unsigned seeds = 1;
     unsigned threads = 2;
 };
 
@@ -24,7 +27,8 @@ class Sweep {
 public:
     // Throws what Simulator::checkConfig throws for any run of the grid, before one starts.
     static void check(const SweepConfig& config);
-    // Results in grid order: policies outer, copies inner. `progress(done, total)` is called
+    // Results in grid order: policies outer, copies inner; one per point, its first seed's run
+    // with execsPerSecond the seeds' mean and seedRates each seed's. `progress(done, total)` is called
     // from the worker threads after each run. When `cancel` becomes true, runs not yet started
     // are skipped and the function returns an empty vector.
     static std::vector<SimResult> run(

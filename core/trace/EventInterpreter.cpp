@@ -156,6 +156,14 @@ bool EventInterpreter::lockEvent(const SimEvent& e, std::string& reason) {
             listener_->acquired(e, afterWait);
             break;
         }
+        case SimEvent::LockSleep:
+            if (a.waiting != e.lock) {
+                reason = "agent " + std::to_string(e.agent) + " stops spinning for " +
+                         lockName(e.lock) + ", which it does not wait for";
+                return false;  // nothing to apply, however lenient
+            }
+            listener_->waitSlept(e);
+            break;
         default:  // LockRelease
             if (held == a.held.end()) {
                 reason = "agent " + std::to_string(e.agent) + " releases " + lockName(e.lock) +
@@ -179,6 +187,7 @@ bool EventInterpreter::apply(const SimEvent& e, std::string& reason) {
         case SimEvent::LockWait:
         case SimEvent::LockAcquire:
         case SimEvent::LockRelease:
+        case SimEvent::LockSleep:
             return lockEvent(e, reason);
         case SimEvent::ExecBegin:
             listener_->execBegan(e);

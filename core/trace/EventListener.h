@@ -11,6 +11,8 @@ class EventListener {
 public:
     virtual ~EventListener() = default;
     virtual void waitBegan(const sim::SimEvent&) {}
+    // A spinning waiter stopped spinning and sleeps, still waiting.
+    virtual void waitSlept(const sim::SimEvent&) {}
     // afterWait: the grant ends a wait reported before (a release handed the lock over); else
     // the lock was taken at once.
     virtual void acquired(const sim::SimEvent&, bool /*afterWait*/) {}

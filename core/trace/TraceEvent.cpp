@@ -39,6 +39,8 @@ const char* code(SimEvent::Kind k) {
             return "kw";
         case SimEvent::KernelLockAcquired:
             return "ka";
+        case SimEvent::LockSleep:
+            return "ls";
     }
     return "??";
 }
@@ -60,6 +62,9 @@ bool kindOf(const char* c, std::size_t n, SimEvent::Kind& k) {
             return true;
         case ('l' << 8) | 'r':
             k = SimEvent::LockRelease;
+            return true;
+        case ('l' << 8) | 's':
+            k = SimEvent::LockSleep;
             return true;
         case ('t' << 8) | 'i':
             k = SimEvent::TreeInsert;
@@ -186,9 +191,10 @@ void appendEvent(std::string& out, const SimEvent& e) {
         case SimEvent::LockAcquire:
             out += ' ';
             put(out, e.lock);
-            out += e.mode ? " r" : " w";
+            out += e.mode ? " r" : e.spin && e.kind == SimEvent::LockWait ? " s" : " w";
             break;
         case SimEvent::LockRelease:
+        case SimEvent::LockSleep:
             out += ' ';
             put(out, e.lock);
             break;
@@ -275,11 +281,15 @@ bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size
         case SimEvent::LockAcquire: {
             e.lock = f.num<std::int32_t>();
             const char m = f.ch();
-            if (f.ok && m != 'r' && m != 'w') f.ok = false;
+            // A wait's writer spins (s) or sleeps (w); an acquisition is r or w.
+            if (f.ok && m != 'r' && m != 'w' && (m != 's' || e.kind != SimEvent::LockWait))
+                f.ok = false;
             e.mode = m == 'r' ? 1 : 0;
+            e.spin = m == 's';
             break;
         }
         case SimEvent::LockRelease:
+        case SimEvent::LockSleep:
             e.lock = f.num<std::int32_t>();
             break;
         case SimEvent::TreeInsert:
@@ -311,7 +321,7 @@ bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size
         return false;
     }
     if ((e.kind == SimEvent::LockWait || e.kind == SimEvent::LockAcquire ||
-         e.kind == SimEvent::LockRelease) &&
+         e.kind == SimEvent::LockRelease || e.kind == SimEvent::LockSleep) &&
         (e.lock < 0 || static_cast<std::size_t>(e.lock) >= locks)) {
         reason = "lock " + std::to_string(e.lock) + " is not in the header's " +
                  std::to_string(locks) + " locks";

@@ -17,9 +17,22 @@ TraceReplay::TraceReplay(const TraceHeader& header)
     : header_(header), state_(header, this, EventInterpreter::Options{}) {
     state_.setTouchObserver(&reads_);
     fileOps_.resize(header.files.size());
+    // The recorded handoff timeout decides grants as it did in the run (traces from before it
+    // existed had no spinners apart from sleepers, so the default changes nothing for them).
+    sim::CostParams params;
+    std::string ignored;
+    if (const auto it = header.params.find("handoff_timeout_ns"); it != header.params.end())
+        params.set(it->first, it->second, ignored);  // out of range: the default
     locks_.reserve(header.locks.size());
     for (std::size_t i = 0; i < header.locks.size(); ++i)
-        locks_.emplace_back(0);
+        locks_.emplace_back(0, static_cast<sim::Time>(std::llround(params.handoffTimeoutNs)));
+    // The window ends by the recorded rule; traces from before window_execs had a fixed one.
+    params.windowExecs = 0;
+    for (const char* name : {"window_execs", "window_max_ms"})
+        if (const auto it = header.params.find(name); it != header.params.end())
+            params.set(it->first, it->second, ignored);
+    window_ = sim::MeasureWindow(header.durationMs, params.windowExecs, params.windowMaxMs,
+                                 header.copies);
     end_ = std::numeric_limits<std::int64_t>::max() / 2;
 }
 
@@ -30,6 +43,7 @@ struct TraceReplay::Snapshot {
     std::vector<Copy> copies;
     bool inWindow = false, started = false;
     std::int64_t windowStart = 0, end = 0, now = 0;
+    sim::MeasureWindow window;
     sim::WaitHistogram walkLatencies;
     std::uint64_t events = 0, reads = 0;
     sim::CostCounters costs;
@@ -45,6 +59,7 @@ std::shared_ptr<const TraceReplay::Snapshot> TraceReplay::snapshot() const {
     s->started = started_;
     s->windowStart = windowStart_;
     s->end = end_;
+    s->window = window_;
     s->now = now_;
     s->walkLatencies = walkLatencies_;
     s->events = events_;
@@ -62,6 +77,7 @@ void TraceReplay::restore(const Snapshot& s) {
     started_ = s.started;
     windowStart_ = s.windowStart;
     end_ = s.end;
+    window_ = s.window;
     now_ = s.now;
     walkLatencies_ = s.walkLatencies;
     events_ = s.events;
@@ -87,8 +103,15 @@ void TraceReplay::waitBegan(const SimEvent& e) {
     beginWaiting(e);
     if (locks_[static_cast<std::size_t>(e.lock)].acquire(
             e.time, static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.agent)),
-            e.mode ? sim::RwSemModel::Mode::Read : sim::RwSemModel::Mode::Write))
+            e.mode ? sim::RwSemModel::Mode::Read : sim::RwSemModel::Mode::Write, e.spin && !e.mode))
         failure_ = "a wait for a lock that was free";
+}
+
+// A spinner gave up: it sleeps on the wait list from now (the model throws if it was not
+// spinning; apply() reports that).
+void TraceReplay::waitSlept(const SimEvent& e) {
+    locks_[static_cast<std::size_t>(e.lock)].stopSpinning(
+        e.time, static_cast<std::uint64_t>(static_cast<std::uint32_t>(e.agent)));
 }
 
 void TraceReplay::acquired(const SimEvent& e, bool afterWait) {
@@ -130,7 +153,10 @@ void TraceReplay::execBegan(const SimEvent&) {
 }
 
 void TraceReplay::execEnded(const SimEvent& e) {
-    if (Copy* c = copy(e.agent)) c->execs.ended(e.time, inWindow_, end_);
+    Copy* c = copy(e.agent);
+    if (!c) return;
+    c->execs.ended(e.time, inWindow_, end_);
+    if (inWindow_ && e.time <= end_) end_ = window_.counted(c->execs.count, e.time);
 }
 
 void TraceReplay::walkEnded(const SimEvent& e, sim::Time arrival) {
@@ -140,7 +166,7 @@ void TraceReplay::walkEnded(const SimEvent& e, sim::Time arrival) {
 void TraceReplay::windowStarted(const SimEvent& e) {
     inWindow_ = true;
     windowStart_ = e.time;
-    end_ = e.time + static_cast<std::int64_t>(std::llround(header_.durationMs * 1e6));
+    end_ = window_.open(e.time);
     for (auto& l : locks_)
         l.resetStats(e.time);
     for (Copy& c : copies_)
@@ -151,7 +177,7 @@ bool TraceReplay::apply(const SimEvent& e, std::string& reason) {
     ++events_;
     now_ = std::max(now_, e.time);
     const bool lockEvent = e.kind == SimEvent::LockWait || e.kind == SimEvent::LockAcquire ||
-                           e.kind == SimEvent::LockRelease;
+                           e.kind == SimEvent::LockRelease || e.kind == SimEvent::LockSleep;
     // The window's statistics end at end_: a lock event past it means the header's duration
     // does not belong to these events (the simulator records nothing after its window).
     if (lockEvent && inWindow_ && e.time > end_) {
@@ -205,6 +231,7 @@ sim::SimResult TraceReplay::result() const {
         execs.push_back(c.execs);
     }
     r.execsPerSecond = sim::execsPerSecond(execs, from, at);
+    r.execsPerCopyMin = sim::fewestExecs(execs);
     if (header_.copyCpus.size() == header_.copies) {
         static const sim::PhaseClock idle;
         std::vector<sim::CopyPlace> places;

@@ -16,6 +16,7 @@
 
 #include "itree/IntervalTree.h"
 #include "itree/TouchObserver.h"
+#include "sim/MeasureWindow.h"
 #include "sim/ResultMath.h"
 #include "sim/RwSemModel.h"
 #include "sim/SimResult.h"
@@ -70,6 +71,7 @@ private:
     Copy* copy(std::int32_t id);
     void beginWaiting(const sim::SimEvent& e);
     void waitBegan(const sim::SimEvent& e) override;
+    void waitSlept(const sim::SimEvent& e) override;
     void acquired(const sim::SimEvent& e, bool afterWait) override;
     void released(const sim::SimEvent& e, bool lastHeld) override;
     void treeOpBegins(const sim::SimEvent& e) override;
@@ -90,6 +92,7 @@ private:
     bool inWindow_ = false;
     std::int64_t windowStart_ = 0;
     std::int64_t end_ = 0;
+    sim::MeasureWindow window_;  // the simulator's rule for the window's end
     std::int64_t now_ = 0;
     sim::WaitHistogram walkLatencies_;  // bounded: a checkpoint copies its buckets only
     std::uint64_t events_ = 0;

@@ -545,6 +545,12 @@ private slots:
 
     // Trace headers that lie: a window that ends before the lock events, counts that would
     // build gigabytes of trees, a million and a half copy CPUs.
+    static void fixedWindow(QJsonObject& header) {
+        QJsonObject params = header["params"].toObject();
+        params["window_execs"] = 0;
+        header["params"] = params;
+    }
+
     void lyingTraceHeaders() {
         QTemporaryDir dir;
         const QString good = dir.filePath("good.trace");
@@ -560,9 +566,19 @@ private slots:
             bool located;  // the message names a line past the header
         };
         const Case cases[] = {
-            {"short", [](QJsonObject& o) { o["duration_ms"] = 0.5; },
+            // A window of a fixed length (window_execs 0: it does not wait for execs) that
+            // the recording outlasts.
+            {"short",
+             [](QJsonObject& o) {
+                 o["duration_ms"] = 0.5;
+                 fixedWindow(o);
+             },
              "comes after the measured window's end", true},
-            {"zero", [](QJsonObject& o) { o["duration_ms"] = 0; },
+            {"zero",
+             [](QJsonObject& o) {
+                 o["duration_ms"] = 0;
+                 fixedWindow(o);
+             },
              "comes after the measured window's end", true},
             {"trees",
              [](QJsonObject& o) {

@@ -41,8 +41,11 @@ private slots:
         QVERIFY(!w.sweepControls()->runButton()->isEnabled());
         QVERIFY(w.sweepControls()->cancelButton()->isEnabled());
         QVERIFY(done.wait(60000));
-        QCOMPARE(progress.count(), 6);
-        QCOMPARE(w.sweepControls()->progress()->value(), 6);
+        // 6 points, each over the session's seeds (3): one progress step per run.
+        const int runsDone = 6 * static_cast<int>(w.session().settings().seeds);
+        QCOMPARE(runsDone, 18);
+        QCOMPARE(progress.count(), runsDone);
+        QCOMPARE(w.sweepControls()->progress()->value(), runsDone);
         QVERIFY(w.sweepControls()->runButton()->isEnabled());
 
         // The same grid straight from core/sim.
@@ -52,6 +55,7 @@ private slots:
         QVERIFY(sim::Sweep::parseCopies("1,16,64", c.copies, error));
         c.run.topology = w.session().host().topology.get();
         c.run.durationMs = 10;
+        c.seeds = 3;
         const auto runs = sim::Sweep::run(c);
         for (const sim::SimResult& r : runs) {
             QCPGraph* g = w.throughputView()->throughputGraph(QString::fromStdString(r.policy));

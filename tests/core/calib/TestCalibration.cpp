@@ -53,12 +53,15 @@ private slots:
               fit.rmsRelError, fit.evaluations);
         QVERIFY2(near(fit.unlockedNsPerExec, u, 0.03),
                  qPrintable(QString::number(fit.unlockedNsPerExec)));
-        QVERIFY2(near(fit.lockCostScale, k, 0.03), qPrintable(QString::number(fit.lockCostScale)));
+        // k within 5%: with tree nodes priced by cache state, one copy's holds are cheap, so at
+        // 1-8 copies on 8 CPUs k moves the curve little (k = 2.07 misses the k = 2 curve by
+        // 0.4% rms), and U within 3%.
+        QVERIFY2(near(fit.lockCostScale, k, 0.05), qPrintable(QString::number(fit.lockCostScale)));
         QVERIFY(fit.scaleFitted);
         QVERIFY(!fit.scaleAtBound && !fit.unlockedAtBound);
         QVERIFY(fit.rmsRelError < 0.01);
         QCOMPARE(fit.points.size(), std::size_t{4});
-        // The defaults (U = 832 us, k = 1) predict a very different curve.
+        // The defaults (U = 897 us, k = 1) predict a very different curve.
         QVERIFY(fit.defaultRmsRelError > 0.2);
         QCOMPARE(fit.params.memLocalNs, cfg.base.memLocalNs * fit.lockCostScale);
         QCOMPARE(fit.params.splitStoreNs, cfg.base.splitStoreNs * fit.lockCostScale);
@@ -107,7 +110,7 @@ private slots:
         const std::string json = calib::FitFile::toJson(fit, {"host", "m.json", "vm", 300, 1});
         const sim::CostParams p = calib::FitFile::paramsFromJson(json, "fit.json");
         QCOMPARE(p.unlockedNsPerExec, 123'456.0);
-        QCOMPARE(p.treeOpNs, 40 * 1.5);
+        QCOMPARE(p.treeOpNs, sim::CostParams{}.treeOpNs * 1.5);
         QCOMPARE(p.walkerVmaNs, sim::CostParams{}.walkerVmaNs);
         for (const char* bad : {"", "[]", R"({"format": "immap-fit", "version": 2})",
                                 R"({"format": "immap-fit", "version": 1, "params": {"x": 1}})",

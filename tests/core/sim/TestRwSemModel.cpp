@@ -1,5 +1,6 @@
 // RwSemModel against independent answers: exact grant lists on hand-built sequences (the
-// rwsem_mark_wake rules), the Pollaczek-Khinchine mean wait of an M/D/1 queue, Little's law,
+// rwsem_mark_wake rules; spinners stealing from sleepers until the handoff timeout), the
+// stealing window's bound, the Pollaczek-Khinchine mean wait of an M/D/1 queue, Little's law,
 // and utilisation recomputed from merged hold intervals.
 #include <QTest>
 #include <algorithm>
@@ -24,13 +25,20 @@ namespace {
 constexpr auto R = Mode::Read;
 constexpr auto W = Mode::Write;
 
-// "r1+90 r2+70": requester, mode, wait; readable when a comparison fails.
+// "r1+90 r2+70": requester, mode, wait; a spinner's grant is marked "~" ("w3~80"), as it
+// has no wake-up to pay; readable when a comparison fails.
 QString describe(const std::vector<Grant>& grants) {
     QStringList parts;
     for (const Grant& g : grants)
-        parts << QString("%1%2+%3").arg(g.mode == R ? 'r' : 'w').arg(g.requester).arg(g.waited);
+        parts << QString("%1%2%3%4")
+                     .arg(g.mode == R ? 'r' : 'w')
+                     .arg(g.requester)
+                     .arg(g.slept ? '+' : '~')
+                     .arg(g.waited);
     return parts.join(' ');
 }
+
+constexpr bool kSpin = true;
 
 // ---- A tiny simulator: Poisson arrivals, each a fresh requester, holding for a set time. ----
 
@@ -232,6 +240,162 @@ private slots:
         QCOMPARE(second.back().waited, Time{2000 - 300});
     }
 
+    // ---- Spinners and sleepers (rwsem_optimistic_spin, the HANDOFF bit). ----
+
+    // A spinner takes the free lock ahead of sleepers that have waited less than the timeout,
+    // writer or reader; with nobody spinning the first sleeper gets it, FIFO.
+    void spinnerStealsFromAYoungSleeper() {
+        RwSemModel s(0, 1000);
+        QVERIFY(s.acquire(0, 1, W));
+        QVERIFY(!s.acquire(10, 2, W));         // sleeps
+        QVERIFY(!s.acquire(20, 3, W, kSpin));  // spins
+        QVERIFY(!s.acquire(30, 4, R));
+        QCOMPARE(s.spinners(), std::size_t{1});
+        QCOMPARE(s.sleepers(), std::size_t{2});
+        QCOMPARE(s.waiters(), std::size_t{3});
+        QCOMPARE(s.osqHead(), RwSemModel::RequesterId{3});
+        QCOMPARE(describe(s.release(100, 1)), QString("w3~80"));  // W2 waited 90 < 1000
+        QVERIFY(!s.acquire(110, 5, W, kSpin));
+        QCOMPARE(describe(s.release(200, 3)), QString("w5~90"));  // W2 waited 190
+        QCOMPARE(describe(s.release(300, 5)), QString("w2+290"));
+        QCOMPARE(describe(s.release(400, 2)), QString("r4+370"));
+        // The first sleeper a reader: stolen from the same way.
+        RwSemModel t(0, 1000);
+        QVERIFY(t.acquire(0, 1, W));
+        QVERIFY(!t.acquire(10, 2, R));
+        QVERIFY(!t.acquire(20, 3, W, kSpin));
+        QCOMPARE(describe(t.release(100, 1)), QString("w3~80"));
+        QCOMPARE(describe(t.release(200, 3)), QString("r2+190"));
+    }
+
+    // W2 sleeps from 10, so from 1010 on it has waited the timeout: a release before that goes
+    // to a spinner, the release at 1010 to W2, and the spinner present then keeps spinning.
+    void timedOutSleeperGetsTheLockNotTheSpinner() {
+        RwSemModel s(0, 1000);
+        QVERIFY(s.acquire(0, 1, W));
+        QVERIFY(!s.acquire(10, 2, W));
+        QVERIFY(!s.acquire(20, 3, W, kSpin));
+        QCOMPARE(describe(s.release(500, 1)), QString("w3~480"));
+        QVERIFY(!s.acquire(600, 4, W, kSpin));
+        QCOMPARE(describe(s.release(1009, 3)), QString("w4~409"));  // 999 < 1000
+        QVERIFY(!s.acquire(1009, 5, W, kSpin));
+        QCOMPARE(describe(s.release(1010, 4)), QString("w2+1000"));
+        QCOMPARE(s.spinners(), std::size_t{1});
+        QCOMPARE(describe(s.release(1100, 2)), QString("w5~91"));
+    }
+
+    // Handoff to a reader: the first sleeper R2 is past its deadline at 1010, so every sleeping
+    // reader goes as a batch (R2, R4, R6; the sleeping W3 keeps its place) though W7 spins; once
+    // the batch has left, W3 is first and past its own deadline (1020), so it goes before W7.
+    void readerBatchUnderHandoff() {
+        RwSemModel s(0, 1000);
+        QVERIFY(s.acquire(0, 1, W));
+        QVERIFY(!s.acquire(10, 2, R));
+        QVERIFY(!s.acquire(20, 3, W));
+        QVERIFY(!s.acquire(30, 4, R));
+        QVERIFY(!s.acquire(40, 5, W, kSpin));
+        QVERIFY(!s.acquire(50, 6, R));
+        QCOMPARE(describe(s.release(500, 1)), QString("w5~460"));
+        QVERIFY(!s.acquire(600, 7, W, kSpin));
+        QCOMPARE(describe(s.release(1010, 5)), QString("r2+1000 r4+980 r6+960"));
+        QCOMPARE(s.readers(), std::size_t{3});
+        QCOMPARE(s.spinners(), std::size_t{1});
+        QCOMPARE(s.sleepers(), std::size_t{1});
+        QCOMPARE(describe(s.release(1100, 2)), QString());
+        QCOMPARE(describe(s.release(1100, 4)), QString());
+        QCOMPARE(describe(s.release(1200, 6)), QString("w3+1180"));
+        QCOMPARE(describe(s.release(1300, 3)), QString("w7~700"));
+    }
+
+    // A spinner that gives up joins the wait list's tail: its deadline counts from then (W2
+    // stops at 500, so it is first at 1020 but not past its deadline, 1500, and W4 steals), its
+    // wait from its arrival.
+    void stoppedSpinnerSleepsFromThen() {
+        RwSemModel s(0, 1000);
+        QVERIFY(s.acquire(0, 1, W));
+        QVERIFY(!s.acquire(10, 2, W, kSpin));
+        QVERIFY(!s.acquire(20, 3, W));
+        s.stopSpinning(500, 2);
+        QCOMPARE(s.spinners(), std::size_t{0});
+        QCOMPARE(s.sleepers(), std::size_t{2});
+        QVERIFY(!s.acquire(600, 4, W, kSpin));
+        QCOMPARE(describe(s.release(1020, 1)), QString("w3+1000"));  // W3 first, timed out
+        QCOMPARE(describe(s.release(1100, 3)), QString("w4~500"));   // W2 queued 600 ns ago
+        QCOMPARE(describe(s.release(1500, 4)), QString("w2+1490"));
+        // Waiters, spinning or asleep: 1 over 10..20, 2 over 20..600, 3 over 600..1020, 2 over
+        // 1020..1100, 1 over 1100..1500: 2,990 waiter-ns; Little's law exactly.
+        const auto st = s.stats(1500);
+        QCOMPARE(st.meanQueueLength, 2990.0 / 1500);
+        QCOMPARE(st.maxQueueLength, std::size_t{3});
+        QCOMPARE(st.meanWait, (0 + 1000 + 500 + 1490) / 4.0);
+    }
+
+    // Only sleepers set the WAITERS bit: a reader arriving at a reader-held lock with a writer
+    // spinning gets in at once; with a writer asleep it sleeps too.
+    void readerFastPathIgnoresSpinners() {
+        RwSemModel s;
+        QVERIFY(s.acquire(0, 1, R));
+        QVERIFY(!s.acquire(5, 2, W, kSpin));
+        QVERIFY(s.acquire(10, 3, R));
+        QVERIFY(!s.acquire(15, 4, W));
+        QVERIFY(!s.acquire(20, 5, R));
+        QCOMPARE(describe(s.release(30, 1)), QString());
+        QCOMPARE(describe(s.release(40, 3)), QString("w2~35"));
+        QCOMPARE(describe(s.release(50, 2)), QString("w4+35"));
+        QCOMPARE(describe(s.release(60, 4)), QString("r5+40"));
+    }
+
+    // The stealing window's bound: four writers spin and re-arrive 50 ns after each release,
+    // holding 700..1300 ns, so at every release three of them spin. A reader arriving at
+    // 10,037 ns sleeps; it is stolen from until its deadline, then gets the lock at the first
+    // release after it: it waits at least the timeout and at most the timeout plus the longest
+    // hold, and the writers take the lock at least timeout / longest hold times in between.
+    void stealingWindowIsTheTimeoutPlusAHold() {
+        constexpr Time kTimeout = 100'000, kArrive = 10'037, kGap = 50;
+        const Time holds[] = {700, 1300, 900, 1100, 1000};
+        RwSemModel s(0, kTimeout);
+        EventQueue q;
+        enum : std::uint32_t { kWriterArrives, kReleases, kReaderArrives };
+        constexpr std::uint64_t kReader = 100;
+        std::uint64_t granted = 0;
+        Time readerWait = -1;
+        std::uint64_t writerGrantsWhileReaderWaits = 0;
+        auto onGrant = [&](Time now, const Grant& g) {
+            const Time hold = g.requester == kReader ? 2'000 : holds[granted++ % 5];
+            q.schedule(now + hold, Event{0, kReleases, static_cast<std::uint32_t>(g.requester), 0});
+            if (g.requester == kReader) {
+                readerWait = g.waited;
+                QVERIFY(g.slept);
+            } else if (readerWait < 0 && now >= kArrive) {
+                QVERIFY(!g.slept);
+                ++writerGrantsWhileReaderWaits;
+            }
+        };
+        for (std::uint32_t w = 1; w <= 4; ++w)
+            q.schedule(0, Event{0, kWriterArrives, w, 0});
+        q.schedule(kArrive, Event{0, kReaderArrives, kReader, 0});
+        while (!q.empty() && q.now() < 300'000) {
+            const Event e = q.pop();
+            const Time now = e.time;
+            if (e.kind == kWriterArrives || e.kind == kReaderArrives) {
+                const bool reader = e.kind == kReaderArrives;
+                if (s.acquire(now, e.target, reader ? R : W, !reader))
+                    onGrant(now, Grant{e.target, W, 0, false});
+            } else {
+                for (const Grant& g : s.release(now, e.target))
+                    onGrant(now, g);
+                if (e.target != kReader)
+                    q.schedule(now + kGap, Event{0, kWriterArrives, e.target, 0});
+            }
+        }
+        qInfo("reader waited %lld ns (timeout %lld), %llu writer holds meanwhile",
+              static_cast<long long>(readerWait), static_cast<long long>(kTimeout),
+              static_cast<unsigned long long>(writerGrantsWhileReaderWaits));
+        QVERIFY(readerWait >= kTimeout);
+        QVERIFY(readerWait <= kTimeout + 1300);
+        QVERIFY(writerGrantsWhileReaderWaits >= static_cast<std::uint64_t>(kTimeout / 1300));
+    }
+
     void misuseIsRefused() {
         RwSemModel s;
         QVERIFY(s.acquire(10, 1, R));
@@ -241,6 +405,13 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(std::logic_error, s.release(12, 2));      // waiting, not holding
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.release(9, 1));  // time ran back
         QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.stats(5));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.acquire(12, 3, R, kSpin));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, s.stopSpinning(12, 2));  // asleep
+        QVERIFY(!s.acquire(12, 4, W, kSpin));
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, s.stopSpinning(11, 4));
+        s.stopSpinning(13, 4);
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, s.stopSpinning(14, 4));  // already asleep
+        QVERIFY_THROWS_EXCEPTION(std::invalid_argument, RwSemModel(0, -1));
     }
 
     void statisticsOfAHandTimeline() {

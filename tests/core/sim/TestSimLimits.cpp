@@ -74,15 +74,15 @@ private slots:
         cfg.topology = &numa12();
         cfg.copies = 100000;
         cfg.durationMs = 1;
-        // ceil(100000 / 384) = 261 copies per CPU, each exec at least 261 x 832 us.
+        // ceil(100000 / 384) = 261 copies per CPU, each exec at least 261 x 897 us.
         const std::string why = refusal(cfg);
         QVERIFY2(why.find("too short for 100000 copies on 384 CPUs") != std::string::npos,
                  why.c_str());
-        QVERIFY2(why.find("at least 218 ms") != std::string::npos, why.c_str());
-        cfg.durationMs = 218;
+        QVERIFY2(why.find("at least 235 ms") != std::string::npos, why.c_str());
+        cfg.durationMs = 235;
         QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
         cfg.copies = 384;
-        cfg.durationMs = 1;  // one copy per CPU: 0.832 ms per exec fits
+        cfg.durationMs = 1;  // one copy per CPU: 0.897 ms per exec fits
         QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
         cfg.copies = 100001;
         QVERIFY(refusal(cfg).find("copies must be from 1 to 100000") != std::string::npos);

@@ -1,0 +1,99 @@
+// CacheModel against hand-priced timelines: two nodes at SLIT distance 10 (50 ns) and 21
+// (120 ns), two CPUs on node 0 and one on node 1.
+#include <QTest>
+#include <vector>
+
+#include "Suites.h"
+#include "sim/CacheModel.h"
+#include "sim/Simulator.h"
+#include "topology/Topology.h"
+
+using namespace immap;
+using namespace immap::sim;
+
+namespace {
+
+const std::vector<std::vector<double>> kCost = {{50, 120}, {120, 50}};
+
+CacheModel model() {
+    return CacheModel({0, 0, 1}, &kCost, 5, 0.5);
+}
+
+CacheLine line(std::uint32_t id) {
+    CacheLine l;
+    l.id = id;
+    return l;
+}
+
+}  // namespace
+
+class TestCacheModel : public QObject {
+    Q_OBJECT
+
+private slots:
+    // A line touched only by one CPU costs memory once, then hits; its writes are free.
+    void oneCpuPaysOnceThenHits() {
+        CacheModel c = model();
+        CacheLine l = line(1);
+        QCOMPARE(c.read(l, 2, 0), 120.0);  // from memory on node 0, to node 1
+        for (int i = 0; i < 10; ++i) {
+            QCOMPARE(c.read(l, 2, 0), 5.0);
+            QCOMPARE(c.write(l, 2, 0), 0.0);
+        }
+        QCOMPARE(c.counters().memory, std::uint64_t{1});
+        QCOMPARE(c.counters().hits, std::uint64_t{10});
+        QCOMPARE(c.counters().transfers + c.counters().upgrades, std::uint64_t{0});
+    }
+
+    // A write invalidates every other holder; the next read elsewhere comes from the writer.
+    void writeInvalidatesOthers() {
+        CacheModel c = model();
+        CacheLine l = line(7);
+        QCOMPARE(c.read(l, 0, 1), 120.0);  // memory on node 1 to node 0
+        QCOMPARE(c.read(l, 1, 1), 50.0);   // from CPU 0's cache, same node
+        QCOMPARE(c.read(l, 2, 1), 120.0);  // from CPU 0's cache, across
+        QVERIFY(c.holds(l, 0) && c.holds(l, 1) && c.holds(l, 2));
+        QCOMPARE(c.write(l, 2, 1), 0.5 * 120);  // an upgrade from the last owner's node
+        QVERIFY(c.holds(l, 2));
+        QVERIFY(!c.holds(l, 0) && !c.holds(l, 1));
+        QCOMPARE(c.read(l, 1, 1), 120.0);   // from CPU 2, the writer
+        QCOMPARE(c.read(l, 2, 1), 5.0);     // the writer still has it
+        QCOMPARE(c.write(l, 0, 1), 120.0);  // CPU 0 no longer holds it: one full transfer
+        QCOMPARE(c.read(l, 0, 1), 5.0);
+    }
+
+    // A CPU's table holds two lines per set; the third evicts the least recently used.
+    void leastRecentlyUsedWayIsEvicted() {
+        CacheModel c = model();
+        const std::uint32_t sets = CacheModel::kLinesPerCpu / 2;
+        CacheLine a = line(3), b = line(3 + sets), d = line(3 + 2 * sets);
+        c.read(a, 0, 0);
+        c.read(b, 0, 0);
+        QCOMPARE(c.read(a, 0, 0), 5.0);  // a is now the recent one
+        c.read(d, 0, 0);                 // evicts b
+        QVERIFY(c.holds(a, 0));
+        QVERIFY(!c.holds(b, 0));
+        QVERIFY(c.holds(d, 0));
+        QCOMPARE(c.read(b, 0, 0), 50.0);  // back from memory (its writer was nobody)
+    }
+
+    // In a run on one CPU no line ever comes from another cache, and after the start-up
+    // (the background processes' lines, read from memory once) nearly every read hits.
+    void oneCpuRunNeverTransfers() {
+        const topology::Topology one = topology::Topology::fromSpec("synthetic:pu:1");
+        SimConfig cfg;
+        cfg.topology = &one;
+        cfg.copies = 1;
+        cfg.durationMs = 200;
+        const SimResult r = Simulator(cfg).run();
+        QCOMPARE(r.cacheTransfers, std::uint64_t{0});
+        QCOMPARE(r.cacheUpgrades, std::uint64_t{0});
+        QVERIFY(r.cacheHits > 0);
+        QVERIFY2(r.cacheMemoryReads < r.cacheHits / 100,
+                 qPrintable(
+                     QString("%1 memory reads, %2 hits").arg(r.cacheMemoryReads).arg(r.cacheHits)));
+    }
+};
+
+IMMAP_TEST_SUITE(TestCacheModel);
+#include "TestCacheModel.moc"
