@@ -43,6 +43,7 @@ public:
 
     // Each policy at the smallest and the largest copy count swept, as the summary line says.
     static QString summarise(const std::vector<sim::SimResult>& runs);
+    static QString scopeNote();
 
 private:
     void finished(const std::vector<sim::SimResult>& runs);

@@ -256,6 +256,46 @@ private slots:
         }
     }
 
+    // Why single's curve falls past its peak (25k execs/s at 32 copies, 17k at 384 on the
+    // 12-node sample): libc's lock is saturated from 64 copies on, so execs/s is its capacity,
+    // 1 / (libc holds per exec x mean hold), and the mean hold grows with the copies because
+    // more CPUs write the tree between one CPU's visits (its lines come by transfer, from
+    // farther nodes: CacheModel). With transfers free the curve does not fall.
+    void singleFallsBecauseItsSaturatedHoldGrows() {
+        struct Libc {
+            double execs = 0, hold = 0, utilisation = 0, holdsPerExec = 0;
+        };
+        auto run = [](unsigned copies, CostParams p) {
+            const SimResult r = simulate(numa12(), "single", copies, 100, 0, p);
+            for (const LockResult& l : r.locks)
+                if (l.name == "libc.so.6")
+                    return Libc{r.execsPerSecond, l.stats.meanHold, l.stats.utilisation,
+                                l.stats.arrivalsPerSecond / r.execsPerSecond};
+            return Libc{};
+        };
+        const Libc at64 = run(64, {}), at384 = run(384, {});
+        for (const Libc& l : {at64, at384}) {
+            QVERIFY2(l.utilisation > 0.99, qPrintable(QString::number(l.utilisation)));
+            const double capacity = 1e9 / (l.holdsPerExec * l.hold);
+            QVERIFY2(std::abs(l.execs / capacity - 1) < 0.02,
+                     qPrintable(QString("%1 execs/s against a capacity of %2 (%3 holds of %4 ns)")
+                                    .arg(l.execs)
+                                    .arg(capacity)
+                                    .arg(l.holdsPerExec)
+                                    .arg(l.hold)));
+        }
+        QVERIFY2(at384.execs < 0.85 * at64.execs,
+                 qPrintable(QString("%1 vs %2").arg(at384.execs).arg(at64.execs)));
+        QVERIFY2(at384.hold > 1.2 * at64.hold,
+                 qPrintable(QString("%1 vs %2 ns").arg(at384.hold).arg(at64.hold)));
+        CostParams free;
+        free.memLocalNs = 0;
+        free.memPerDistanceNs = 0;
+        const Libc free64 = run(64, free), free384 = run(384, free);
+        QVERIFY2(free384.execs >= free64.execs,
+                 qPrintable(QString("%1 vs %2").arg(free384.execs).arg(free64.execs)));
+    }
+
     void numa12At384SplitLocksBeatSplitTreesBeatSingle() {
         const double single = simulate(numa12(), "single", 384).execsPerSecond;
         const double trees = simulate(numa12(), "split-trees", 384).execsPerSecond;
