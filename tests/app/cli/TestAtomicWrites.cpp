@@ -32,6 +32,8 @@ private slots:
                                "xml:" IMMAP_SAMPLES "/topologies/numa12-384cpu.xml",
                                "--copies",
                                "1,2,4,8,16,32,64,128,192,256,384",
+                               "--seeds",
+                               "1",
                                "--threads",
                                "1",
                                "--csv",

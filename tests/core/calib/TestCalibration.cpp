@@ -22,7 +22,9 @@ calib::CalibrationConfig synthetic(const topology::Topology& topo, std::vector<u
                                    double u, double k) {
     calib::CalibrationConfig cfg;
     cfg.topology = &topo;
-    cfg.durationMs = 100;
+    // At least 20 execs per copy anyway (window_execs); a short floor keeps the fits' hundreds
+    // of model runs affordable under the sanitizers.
+    cfg.durationMs = 40;
     for (unsigned c : copies)
         cfg.points.push_back({c, 1});
     const std::vector<double> rates =
