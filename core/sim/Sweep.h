@@ -28,9 +28,9 @@ public:
     // Throws what Simulator::checkConfig throws for any run of the grid, before one starts.
     static void check(const SweepConfig& config);
     // Results in grid order: policies outer, copies inner; one per point, its first seed's run
-    // with execsPerSecond the seeds' mean and seedRates each seed's. `progress(done, total)` is called
-    // from the worker threads after each run. When `cancel` becomes true, runs not yet started
-    // are skipped and the function returns an empty vector.
+    // with execsPerSecond the seeds' mean and seedRates each seed's. `progress(done, total)` is
+    // called from the worker threads after each run. When `cancel` becomes true, runs not yet
+    // started are skipped and the function returns an empty vector.
     static std::vector<SimResult> run(
         const SweepConfig& config,
         const std::function<void(std::size_t, std::size_t)>& progress = {},

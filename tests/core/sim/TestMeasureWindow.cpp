@@ -1,0 +1,58 @@
+// MeasureWindow on hand timelines: when the measured window ends for a given sequence of exec
+// completions, worked out by hand from the rule (at least the duration, then until every copy
+// has window_execs execs in it, at most window_max_ms).
+#include <QTest>
+
+#include "Suites.h"
+#include "sim/MeasureWindow.h"
+
+using namespace immap::sim;
+
+class TestMeasureWindow : public QObject {
+    Q_OBJECT
+
+private slots:
+    // No exec requirement: exactly the duration.
+    void zeroExecsIsAFixedWindow() {
+        MeasureWindow w(2.0, 0, 100, 3);  // 2 ms
+        QCOMPARE(w.open(1'000), Time{2'001'000});
+        QCOMPARE(w.counted(1, 1'500'000), Time{2'001'000});
+    }
+
+    // Two copies, 3 execs each: open until both have 3; the second copy's third exec at 5 ms
+    // is after the 2 ms floor, so the window ends there.
+    void endsAtTheLastCopysNthExec() {
+        MeasureWindow w(2.0, 3, 100, 2);
+        const Time cap = 100'000'000;
+        QCOMPARE(w.open(0), cap);
+        QCOMPARE(w.counted(1, 1'000'000), cap);              // copy A
+        QCOMPARE(w.counted(2, 2'000'000), cap);              // copy A
+        QCOMPARE(w.counted(3, 3'000'000), cap);              // copy A has 3
+        QCOMPARE(w.counted(1, 3'500'000), cap);              // copy B
+        QCOMPARE(w.counted(4, 4'000'000), cap);              // copy A's 4th changes nothing
+        QCOMPARE(w.counted(2, 4'500'000), cap);              // copy B
+        QCOMPARE(w.counted(3, 5'000'000), Time{5'000'000});  // copy B has 3: the end
+        QCOMPARE(w.counted(5, 5'000'000), Time{5'000'000});
+    }
+
+    // Both copies have their execs before the floor: the floor is the end.
+    void theDurationIsAFloor() {
+        MeasureWindow w(10.0, 1, 100, 2);
+        w.open(0);
+        w.counted(1, 1'000'000);
+        QCOMPARE(w.counted(1, 2'000'000), Time{10'000'000});
+    }
+
+    // A copy that never gets its execs: the window stops at window_max_ms; a cap below the
+    // duration is the duration.
+    void theCapBoundsTheWait() {
+        MeasureWindow w(2.0, 5, 7.0, 2);
+        QCOMPARE(w.open(1'000'000), Time{8'000'000});
+        QCOMPARE(w.counted(5, 3'000'000), Time{8'000'000});
+        MeasureWindow low(2.0, 5, 0.5, 1);
+        QCOMPARE(low.open(0), Time{2'000'000});
+    }
+};
+
+IMMAP_TEST_SUITE(TestMeasureWindow);
+#include "TestMeasureWindow.moc"
