@@ -16,17 +16,12 @@
 
 namespace immap::sim {
 
-// One copy's completed execs in the measured window: how many, the first and last end times.
+// One copy's completed execs in the measured window.
 struct CopyExecs {
     std::uint64_t count = 0;
-    Time first = -1;
-    Time last = -1;
     // An exec ended at t: it counts when the window is open and t is not past its end.
     void ended(Time t, bool inWindow, Time end) {
-        if (!inWindow || t > end) return;
-        ++count;
-        if (first < 0) first = t;
-        last = t;
+        if (inWindow && t <= end) ++count;
     }
 };
 
