@@ -40,8 +40,9 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "Measured on the 2-CPU capture-class VM (Xeon, 48 KiB L1d and 2 MiB L2 per core): "
          "tests/bench/touch_cost_bench, warm remove-and-reinsert on trees of 1,024 and 4,096 "
          "nodes with a shared library's repeated keys, all-in time per node read 4.7-5.5 ns "
-         "over 5 runs (median 5.3). An L2 hit alone is 12-16 cycles (Intel's and AMD's "
-         "optimization manuals), 4-5 ns at 3 GHz."},
+         "over 5 runs (median 5.3); the same VM idle on 2026-12-03 gave 3.0-3.9 ns, so the "
+         "plausible range is 3-5.5 ns (docs/measurements.md). An L2 hit alone is 12-16 "
+         "cycles (Intel's and AMD's optimization manuals), 4-5 ns at 3 GHz."},
         {"write_fraction", "x a touch", &CostParams::writeFraction, 0.5, 0, 1,
          "A rebalancing write (link, colour, subtree_last) to a node line this CPU holds but "
          "others may too costs this fraction of a transfer from the line's last writer; a "
