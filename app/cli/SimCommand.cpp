@@ -37,8 +37,10 @@ void addCommonOptions(CliCommand& p) {
     // The product's default machine, the default scenario's (samples/topologies/README.md).
     p.addOption({"topology", "Machine: host, xml:FILE, synthetic:DESC[;distances=...].", "SPEC",
                  session::kDefaultTopology});
-    p.addOption({"duration-ms", "Simulated time measured, after the warm-up.", "MS",
-                 QString::number(defaults.durationMs)});
+    p.addOption({"duration-ms",
+                 "Least simulated time measured, after the warm-up; the window then lasts until "
+                 "every copy has completed window_execs execs and all of them window_total_execs.",
+                 "MS", QString::number(defaults.durationMs)});
     p.addOption(
         {"seed", "Random seed (copy start times, walkers).", "S", QString::number(defaults.seed)});
     p.addOption({"recipe", "Exec recipe JSON (default: the built-in execl recipe).", "FILE"});

@@ -24,7 +24,7 @@ struct SimSettings {
     // The sweep grid: policies outer, copy counts inner; no copy counts = Sweep::defaultCopies.
     std::vector<mapping::Policy> policies = defaultPolicies();
     std::vector<unsigned> copies;
-    double durationMs = 100;  // simulated time measured per run, after the warm-up
+    double durationMs = 20;  // the measured window's floor per run, after the warm-up
     std::uint64_t seed = 1;
     unsigned seeds = 3;  // per sweep point: seed, seed + 1, ... (mean and spread)
     double walkersPerSecond = 0;

@@ -26,8 +26,7 @@ SimVma* AddressSpace::allocate(std::int32_t file) {
     v->file = file;
     v->id = nextId_ ? (*nextId_)++ : 0;
     // A new vm_area_struct's line: the simulator gives it to the CPU that initialises it.
-    v->line = CacheLine{};
-    v->line.id = v->id;
+    v->line.reset();
     v->owner = owner_;
     v->home = home_;
     v->tree = file < static_cast<std::int32_t>(treeOf_.size()) ? treeOf_[file] : 0;

@@ -1,5 +1,6 @@
 #include "sim/CacheModel.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace immap::sim {
@@ -10,29 +11,30 @@ CacheModel::CacheModel(std::vector<int> nodeOfCpu, const std::vector<std::vector
       cost_(cost),
       hitNs_(hitNs),
       writeFraction_(writeFraction),
-      table_(node_.size() * kLinesPerCpu),
-      recent_(node_.size() * kSets) {}
+      words_(std::max<std::size_t>(1, (node_.size() + 63) / 64)) {}
 
-bool CacheModel::holds(const CacheLine& line, int cpu) const {
-    const int w = find(line.id, cpu);
-    return w >= 0 &&
-           table_[2 * set(line.id, cpu) + static_cast<std::size_t>(w)].version == line.version;
+std::uint64_t* CacheModel::holders(CacheLine& line) {
+    if (line.slot == CacheLine::kNoSlot) {
+        line.slot = static_cast<std::uint32_t>(bits_.size() / words_);
+        bits_.resize(bits_.size() + words_, 0);
+    } else if (line.stale) {
+        std::fill_n(bits_.begin() + static_cast<std::ptrdiff_t>(line.slot * words_), words_, 0);
+    }
+    line.stale = false;
+    return &bits_[line.slot * words_];
 }
 
-void CacheModel::fill(const CacheLine& line, int cpu) {
-    const std::size_t s = set(line.id, cpu);
-    int w = find(line.id, cpu);
-    if (w < 0) w = recent_[s] ^ 1;  // the least recently used way
-    table_[2 * s + static_cast<std::size_t>(w)] = {line.id, line.version};
-    recent_[s] = static_cast<std::uint8_t>(w);
+bool CacheModel::holds(const CacheLine& line, int cpu) const {
+    if (line.slot == CacheLine::kNoSlot || line.stale) return false;
+    return (bits_[line.slot * words_ + word(cpu)] & bit(cpu)) != 0;
 }
 
 void CacheModel::own(CacheLine& line, int cpu) {
-    ++line.version;
-    if (line.version == 0) line.version = 1;  // 0 marks an empty table entry
+    std::uint64_t* h = holders(line);
+    std::fill_n(h, words_, 0);
+    h[word(cpu)] = bit(cpu);
     line.writer = cpu;
     line.shared = false;
-    fill(line, cpu);
 }
 
 double CacheModel::fetch(const CacheLine& line, int cpu, int home) {
@@ -49,7 +51,6 @@ double CacheModel::fetch(const CacheLine& line, int cpu, int home) {
 double CacheModel::read(CacheLine& line, int cpu, int home) {
     if (holds(line, cpu)) {
         ++counters_.hits;
-        recent_[set(line.id, cpu)] = static_cast<std::uint8_t>(find(line.id, cpu));
         return hitNs_;
     }
     const double ns = fetch(line, cpu, home);
@@ -58,7 +59,7 @@ double CacheModel::read(CacheLine& line, int cpu, int home) {
         line.writer = cpu;
     else if (line.writer != cpu)
         line.shared = true;
-    fill(line, cpu);
+    holders(line)[word(cpu)] |= bit(cpu);
     return ns;
 }
 

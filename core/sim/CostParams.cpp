@@ -119,10 +119,13 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "The captured host's snapshot maps libc.so.6 from 250 processes (samples/"
          "snapshots/host250). The proposal's 6,000+ libc VMAs at 384 copies would be about "
          "816 besides the copies."},
-        {"warmup_ms", "ms", &CostParams::warmupMs, 20, 0, 1e6,
+        {"warmup_ms", "ms", &CostParams::warmupMs, 5, 0, 1e6,
          "Least simulated time run before measuring, so that copies started together have "
-         "spread out and the queues have formed.",
-         "About 20 execs of one uncontended copy (inference)."},
+         "spread out and the queues have formed (warmup_execs asks the same per copy).",
+         "About 5 execs of one uncontended copy. Sets the cost of a run, not a prediction: "
+         "against 20 ms, the 3-seed sample sweep (immap sweep --topology xml:samples/"
+         "topologies/numa12-384cpu.xml) moved by at most 1.1% (single at 32 copies, inside "
+         "the seeds' range), and by 0.4% or less at 26 of its 30 points."},
         {"warmup_execs", "execs per copy", &CostParams::warmupExecs, 3, 0, 1e6,
          "Measuring starts only once every copy has completed this many execs (and warmup_ms "
          "has passed): a saturated lock makes each exec slow, and the start-up convoys take "
@@ -138,6 +141,17 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "(one exec in 20), and the sum over copies far closer (their phases are independent). "
          "A 100 ms window held 1.7 execs per copy of single at 384 copies on the 12-node sample, "
          "under-reporting it by about 15% (model review, December 2026)."},
+        {"window_total_execs", "execs", &CostParams::windowTotalExecs, 400, 0, 1e9,
+         "The measured window also lasts until the copies together have completed this many "
+         "execs in it (up to window_max_ms): it sets the count's precision when few copies run.",
+         "A window that closes at the exec completing its counts is short by part of an exec of "
+         "the copy closing it: with N copies of equal rate and random phase, every copy counts "
+         "its minimum and the window lasts (count - 1 + N/(N+1)) periods, so execs/s reads "
+         "high by about 1/(2 x count) at 1 copy and 1/((N+1) x count) at N. 400 in all keeps "
+         "that within 0.13% at 1 copy and 0.25% at 8; from 20 copies on window_execs asks for "
+         "more anyway. Sets the cost of a run, not a prediction: with duration_ms at 20 ms and "
+         "100 execs in all, the 3-seed sample sweep read single at 4-16 copies 1.4-1.8% above a "
+         "fixed 100 ms floor; with 400, at most 0.9% (docs/simulator.md)."},
         {"window_max_ms", "ms", &CostParams::windowMaxMs, 5'000, 0, 1e7,
          "The longest the measured window may last waiting for window_execs: a copy stuck behind "
          "a saturated lock (walkers arriving faster than a lock serves them) would keep it open "

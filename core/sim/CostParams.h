@@ -26,9 +26,10 @@ struct CostParams {
     double walkerVmaNs = 250;
     double walkerPages = 1;
     double backgroundProcesses = 250;
-    double warmupMs = 20;
+    double warmupMs = 5;
     double warmupExecs = 3;
     double windowExecs = 20;
+    double windowTotalExecs = 400;
     double windowMaxMs = 5'000;
 
     struct Info {

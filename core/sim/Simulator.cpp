@@ -451,19 +451,24 @@ void Simulator::checkConfig(const SimConfig& config) {
     // Copies sharing a CPU take turns at their unlocked work, so each copy's exec takes at
     // least (copies per CPU) x unlocked_ns_per_exec. A window shorter than that sees at most
     // one exec per copy, and its execs/s would be a count of 0 or 1 divided by the window.
+    // A window that waits for window_execs lasts up to window_max_ms.
     const std::size_t pus = config.topology ? config.topology->pus().size() : 0;
+    const double windowMs = config.params.windowExecs >= 1
+                                ? std::max(config.durationMs, config.params.windowMaxMs)
+                                : config.durationMs;
     if (pus > 0) {
         const double perCpu =
             std::ceil(static_cast<double>(config.copies) / static_cast<double>(pus));
         const double execNs = perCpu * config.params.unlockedNsPerExec;
-        if (config.durationMs * 1e6 < execNs) {
+        if (windowMs * 1e6 < execNs) {
             char buf[512];
             std::snprintf(buf, sizeof buf,
                           "a measured window of %g ms is too short for %u copies on %zu CPUs: "
                           "with %.0f copies per CPU taking turns, each exec takes at least %.1f "
                           "ms (%.0f x unlocked_ns_per_exec %.0f ns), so the window would hold "
-                          "less than one exec per copy; measure at least %.0f ms",
-                          config.durationMs, config.copies, pus, perCpu, execNs / 1e6, perCpu,
+                          "less than one exec per copy; allow at least %.0f ms (duration_ms, or "
+                          "window_max_ms when the window waits for window_execs)",
+                          windowMs, config.copies, pus, perCpu, execNs / 1e6, perCpu,
                           config.params.unlockedNsPerExec, std::ceil(execNs / 1e6));
             throw limits::LimitError(buf);
         }

@@ -28,7 +28,9 @@ struct SimConfig {
     const topology::Topology* topology = nullptr;  // required
     mapping::Policy policy;
     unsigned copies = 1;
-    double durationMs = 100;  // measured, after params.warmupMs
+    // The measured window's floor, after params.warmupMs; it then waits for window_execs and
+    // window_total_execs (MeasureWindow).
+    double durationMs = 20;
     std::uint64_t seed = 1;
     const Recipe* recipe = nullptr;  // nullptr: Recipe::builtinDefault()
     double walkersPerSecond = 0;     // whole-file walkers on the recipe's walker file

@@ -186,7 +186,8 @@ void Simulator::Impl::setUp() {
     }
 
     warmup = toTime(p.warmupMs * 1e6);
-    window = MeasureWindow(cfg.durationMs, p.windowExecs, p.windowMaxMs, cfg.copies);
+    window =
+        MeasureWindow(cfg.durationMs, p.windowExecs, p.windowMaxMs, cfg.copies, p.windowTotalExecs);
     if (p.warmupExecs < 1) queue.schedule(warmup, {0, kWindowStart, 0, 0});
     if (cfg.walkersPerSecond > 0) scheduleWalker(0);
 }

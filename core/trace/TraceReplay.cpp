@@ -28,11 +28,12 @@ TraceReplay::TraceReplay(const TraceHeader& header)
         locks_.emplace_back(0, static_cast<sim::Time>(std::llround(params.handoffTimeoutNs)));
     // The window ends by the recorded rule; traces from before window_execs had a fixed one.
     params.windowExecs = 0;
-    for (const char* name : {"window_execs", "window_max_ms"})
+    params.windowTotalExecs = 0;
+    for (const char* name : {"window_execs", "window_total_execs", "window_max_ms"})
         if (const auto it = header.params.find(name); it != header.params.end())
             params.set(it->first, it->second, ignored);
     window_ = sim::MeasureWindow(header.durationMs, params.windowExecs, params.windowMaxMs,
-                                 header.copies);
+                                 header.copies, params.windowTotalExecs);
     end_ = std::numeric_limits<std::int64_t>::max() / 2;
 }
 

@@ -479,11 +479,13 @@ private slots:
             << QStringList{"snapshot", "stats", "synthetic:libc?processes=1000000000"} << none
             << QByteArray("processes must be from 1 to 100000000");
         QTest::newRow("window too short for the copies")
-            << QStringList{"simulate", "--copies", "100000", "--duration-ms", "1"} << none
-            << QByteArray("is too short for 100000 copies on 384 CPUs");
+            << QStringList{"simulate", "--copies", "100000",         "--duration-ms",
+                           "1",        "--param",  "window_max_ms=1"}
+            << none << QByteArray("is too short for 100000 copies on 384 CPUs");
         QTest::newRow("sweep window too short")
-            << QStringList{"sweep", "--copies", "1,100000", "--duration-ms", "1"} << none
-            << QByteArray("is too short for 100000 copies");
+            << QStringList{"sweep", "--copies", "1,100000",       "--duration-ms",
+                           "1",     "--param",  "window_max_ms=1"}
+            << none << QByteArray("is too short for 100000 copies");
         QTest::newRow("four costs at zero")
             << QStringList{"simulate",     "--param",        "unlocked_ns_per_exec=0",
                            "--param",      "mem_local_ns=0", "--param",
@@ -548,6 +550,7 @@ private slots:
     static void fixedWindow(QJsonObject& header) {
         QJsonObject params = header["params"].toObject();
         params["window_execs"] = 0;
+        params["window_total_execs"] = 0;
         header["params"] = params;
     }
 
@@ -566,7 +569,8 @@ private slots:
             bool located;  // the message names a line past the header
         };
         const Case cases[] = {
-            // A window of a fixed length (window_execs 0: it does not wait for execs) that
+            // A window of a fixed length (window_execs and window_total_execs 0: it does not wait
+            // for execs) that
             // the recording outlasts.
             {"short",
              [](QJsonObject& o) {

@@ -124,6 +124,7 @@ private slots:
         // the window's end, and a window that closes at an exec's end can leave an event priced
         // ahead of the clock past it (docs/simulator.md, Simplifications).
         c.params.windowExecs = 0;
+        c.params.windowTotalExecs = 0;
         c.seed = 3;
         c.walkersPerSecond = walkers;
         trace::TraceWriter writer(path);

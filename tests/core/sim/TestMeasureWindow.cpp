@@ -43,6 +43,31 @@ private slots:
         QCOMPARE(w.counted(1, 2'000'000), Time{10'000'000});
     }
 
+    // One copy, 2 execs per copy but 5 in all: the total keeps the window open past both the
+    // floor and the per-copy count, to the 5th exec.
+    void theTotalKeepsItOpen() {
+        MeasureWindow w(1.0, 2, 100, 1, 5);
+        const Time cap = 100'000'000;
+        QCOMPARE(w.open(0), cap);
+        for (Time t : {Time{1'000'000}, Time{2'000'000}, Time{3'000'000}, Time{4'000'000}})
+            QCOMPARE(w.counted(static_cast<std::uint64_t>(t / 1'000'000), t), cap);
+        QCOMPARE(w.counted(5, 5'000'000), Time{5'000'000});
+        // Two copies: the total is reached first, the slower copy's 2nd exec ends it.
+        MeasureWindow two(1.0, 2, 100, 2, 3);
+        two.open(0);
+        QCOMPARE(two.counted(1, 1'000'000), cap);  // A
+        QCOMPARE(two.counted(2, 2'000'000), cap);  // A
+        QCOMPARE(two.counted(3, 3'000'000), cap);  // A: 3 in all, but B has none
+        QCOMPARE(two.counted(1, 4'000'000), cap);  // B
+        QCOMPARE(two.counted(2, 6'000'000), Time{6'000'000});
+        // With no per-copy count, the total alone; reopening starts the count afresh.
+        MeasureWindow total(1.0, 0, 100, 3, 2);
+        QCOMPARE(total.open(0), cap);
+        QCOMPARE(total.counted(1, 200'000), cap);
+        QCOMPARE(total.counted(1, 300'000), Time{1'000'000});  // the floor is later
+        QCOMPARE(total.open(10'000'000), Time{110'000'000});
+    }
+
     // A copy that never gets its execs: the window stops at window_max_ms; a cap below the
     // duration is the duration.
     void theCapBoundsTheWait() {

@@ -74,6 +74,7 @@ private slots:
         cfg.topology = &numa12();
         cfg.copies = 100000;
         cfg.durationMs = 1;
+        cfg.params.windowMaxMs = 1;  // no longer wait for window_execs either
         // ceil(100000 / 384) = 261 copies per CPU, each exec at least 261 x 897 us.
         const std::string why = refusal(cfg);
         QVERIFY2(why.find("too short for 100000 copies on 384 CPUs") != std::string::npos,

@@ -199,7 +199,7 @@ private slots:
                 // under split-locks a walker starved on one lock holds the ones before it, so
                 // at 384 copies some waits last milliseconds: the law's window-edge terms (the
                 // waits straddling the window's ends) need a window long beside them.
-                const SimResult r = simulate(numa12(), pol, copies, copies > 16 ? 200 : 50, 2000);
+                const SimResult r = simulate(numa12(), pol, copies, copies > 16 ? 200 : 100, 2000);
                 for (const LockResult& l : r.locks) {
                     const auto& s = l.stats;
                     QVERIFY2(s.utilisation <= 1.0 + 1e-9,

@@ -197,13 +197,15 @@ private slots:
             if (l.find(" ws ") != std::string::npos) windowStart = std::stoll(l);
         QVERIFY(windowStart >= 0);
         const auto minExecs = static_cast<std::uint64_t>(sim::CostParams{}.windowExecs);
+        const auto minTotal = static_cast<std::uint64_t>(sim::CostParams{}.windowTotalExecs);
         const std::int64_t duration = std::llround(TraceReader(path).header().durationMs * 1e6);
         for (const std::size_t keep : {lines.size() - 1, lines.size() * 3 / 4, lines.size() / 2}) {
             std::string text;
             std::int64_t last = 0;
             std::uint64_t execs = 0;
-            // The window's end by hand: the exec end at which the last of the 16 copies has
-            // window_execs execs in the window, or its duration if later; open until then.
+            // The window's end by hand: the first exec end at which each of the 16 copies has
+            // window_execs execs in the window and all of them window_total_execs, or its
+            // duration if later; open until then.
             std::int64_t windowEnd = std::numeric_limits<std::int64_t>::max();
             std::map<long, std::uint64_t> perCopy;
             for (std::size_t i = 0; i < keep; ++i) {
@@ -218,7 +220,9 @@ private slots:
                 if (code == "ee" && agent >= 0 && agent < 16 && t >= windowStart &&
                     t <= windowEnd) {
                     ++execs;
-                    if (++perCopy[agent] == minExecs &&
+                    ++perCopy[agent];
+                    if (windowEnd == std::numeric_limits<std::int64_t>::max() &&
+                        execs >= minTotal &&
                         std::count_if(perCopy.begin(), perCopy.end(),
                                       [&](const auto& c) { return c.second >= minExecs; }) == 16)
                         windowEnd = std::max(windowStart + duration, t);
