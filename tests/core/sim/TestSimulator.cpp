@@ -52,6 +52,20 @@ SimResult simulate(const topology::Topology& topo, const char* pol, unsigned cop
     return Simulator(c).run();
 }
 
+// Costs priced by hand in a test: memory free, the rest as given (ns).
+CostParams handPriced(double unlockedNs, double atomicNs, double treeOpNs, double storeNs,
+                      double anonVmaNs) {
+    CostParams p;
+    p.memLocalNs = 0;
+    p.memPerDistanceNs = 0;
+    p.unlockedNsPerExec = unlockedNs;
+    p.lockAtomicNs = atomicNs;
+    p.treeOpNs = treeOpNs;
+    p.splitStoreNs = storeNs;
+    p.anonVmaLockNs = anonVmaNs;
+    return p;
+}
+
 }  // namespace
 
 class TestSimulator : public QObject {
@@ -66,15 +80,8 @@ private slots:
     // MAP_FIXEDs, 1 RELRO), plus libc's one vma_expand: 11 store holds; the 3 RELRO splits
     // are of written segments.
     void oneCopyRunsAtOneOverTheExecTime() {
-        CostParams p;
-        p.memLocalNs = 0;
-        p.memPerDistanceNs = 0;
+        CostParams p = handPriced(500'000, 100, 400, 300, 700);
         p.cacheHitNs = 0;
-        p.unlockedNsPerExec = 500'000;
-        p.lockAtomicNs = 100;
-        p.treeOpNs = 400;
-        p.splitStoreNs = 300;
-        p.anonVmaLockNs = 700;
         const double execNs = 500'000 + 33 * 2 * 100 + 66 * 400 + 11 * 300 + 3 * 700;
         const SimResult r = simulate(numa12(), "single", 1, 100, 0, p);
         QVERIFY2(std::abs(r.execsPerSecond - 1e9 / execNs) <= 0.01 * 1e9 / execNs,
@@ -560,14 +567,7 @@ private slots:
                 }
             }
         };
-        CostParams p;
-        p.memLocalNs = 0;
-        p.memPerDistanceNs = 0;
-        p.unlockedNsPerExec = 20'000;
-        p.lockAtomicNs = 100;
-        p.treeOpNs = 400;
-        p.splitStoreNs = 0;
-        p.anonVmaLockNs = 0;
+        const CostParams p = handPriced(20'000, 100, 400, 0, 0);
         const Time gap = 400 + 2 * 100;
         Grants g;
         SimConfig c;
