@@ -23,6 +23,8 @@ PACKAGES=(
   libboost-graph-dev
   libqcustomplot-dev
   xvfb xauth
+  # GNU parallel: the suite runs a sharded sweep's shards with it (docs/sharding.md).
+  parallel
 )
 
 # --packages-only: install what is missing and stop (CI's sanitizer stage builds its own tree).

@@ -61,6 +61,11 @@ void CliCommand::addPositional(const QString& name, const QString& description) 
     positionals_.emplace_back(name, description);
 }
 
+void CliCommand::addPositionals(const QString& name, const QString& description) {
+    addPositional(name + "...", description);
+    variadic_ = true;
+}
+
 std::optional<int> CliCommand::parse(const QStringList& args) {
     if (!parser_.parse(args)) return usageError(parser_.errorText());
     if (parser_.isSet("help")) {
@@ -68,11 +73,14 @@ std::optional<int> CliCommand::parse(const QStringList& args) {
         return 0;
     }
     const QStringList pos = parser_.positionalArguments();
-    if (static_cast<std::size_t>(pos.size()) == positionals_.size()) return std::nullopt;
+    if (variadic_ ? static_cast<std::size_t>(pos.size()) >= positionals_.size()
+                  : static_cast<std::size_t>(pos.size()) == positionals_.size())
+        return std::nullopt;
     if (positionals_.empty()) return usageError("unexpected argument '" + pos.first() + "'");
     QStringList names;
     for (const auto& [name, description] : positionals_)
         names << name;
+    if (variadic_) return usageError("takes " + names.join(' ') + " (one or more)");
     return usageError((positionals_.size() == 1 ? "takes one " : "takes ") + names.join(' '));
 }
 

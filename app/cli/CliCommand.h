@@ -22,6 +22,8 @@ public:
     // A positional argument, by the name the usage line shows (SCRIPT, SOURCE); the command then
     // takes exactly as many arguments as it declared.
     void addPositional(const QString& name, const QString& description);
+    // One or more arguments of a kind (PART...); the command then takes at least one.
+    void addPositionals(const QString& name, const QString& description);
 
     // args[0] is the word that named the command (skipped, like a program name). Returns an exit
     // status when the command is already over (--help: 0; a usage error: 2), nothing when it
@@ -58,6 +60,7 @@ private:
     QCommandLineParser parser_;
     std::vector<QCommandLineOption> options_;  // in the order --help lists them
     std::vector<std::pair<QString, QString>> positionals_;
+    bool variadic_ = false;  // the last positional repeats
 };
 
 }  // namespace immap::cli

@@ -87,6 +87,7 @@ const std::vector<CommandTable::Command>& CommandTable::commands() {
         {"topology show", "A machine topology: host, xml:FILE or synthetic:DESC.", topologyShow},
         {"simulate", "N execl copies contending on the i_mmap locks (the model).", simulateCommand},
         {"sweep", "The model's throughput for every policy x copy count.", sweepCommand},
+        {"sweep merge", "Join a sharded sweep's parts into the file one run writes.", sweepCommand},
         {"trace import", "bpftrace output of record-mappings.bt to a native trace.", traceImport},
         {"trace stats", "A trace's events, execs, per-file inserts, removes and lock holds.",
          traceStats},

@@ -19,6 +19,7 @@
 #include "sim/Recipe.h"
 #include "sim/Simulator.h"
 #include "sim/Sweep.h"
+#include "sim/SweepShard.h"
 #include "topology/Topology.h"
 #include "trace/TraceWriter.h"
 #include "views/ThroughputView.h"
@@ -226,7 +227,47 @@ int simulateCommand(const QStringList& args) {
     });
 }
 
+// `immap sweep merge PART... -o OUT`: the parts of a sharded sweep joined into the CSV (OUT
+// ending in .csv) or the JSON (.json) one run of the whole grid writes.
+static int sweepMerge(const QStringList& args) {
+    CliCommand p("sweep merge",
+                 "Join the parts of a sharded sweep (immap sweep --shard K/N --part FILE) into "
+                 "exactly the file one run writes: CSV for OUT ending in .csv, the JSON of "
+                 "--json for .json.");
+    p.addOption({{"o", "output"}, "The merged file (written atomically).", "OUT"});
+    p.addPositionals("PART", "The N parts of one sweep, in any order.");
+    if (auto rc = p.parse(args)) return *rc;
+    const QStringList partPaths = p.positionalArguments();
+    if (!p.isSet("output")) return p.usageError("-o OUT is required");
+    const QString out = p.value("output");
+    const bool csv = out.endsWith(".csv"), json = out.endsWith(".json");
+    if (!csv && !json) return p.usageError("-o: OUT must end in .csv or .json");
+    return reportingBadInput([&]() -> int {
+        std::vector<std::string> inputs;
+        for (const QString& path : partPaths)
+            inputs.push_back(path.toStdString());
+        if (auto rc = refuseOutput(out, inputs)) return *rc;
+        std::vector<sim::SweepPart> parts;
+        for (const std::string& path : inputs)
+            parts.push_back({path, io::InputFile::read<io::InputError>(path, std::uint64_t{1} << 30,
+                                                                       "a sweep part")});
+        std::vector<sim::SweepRow> rows;
+        std::string error;
+        if (!sim::SweepShard::merge(parts, rows, error)) {
+            std::cerr << "immap sweep merge: " << error << '\n';
+            return kBadInput;
+        }
+        const std::string text = csv ? sim::SweepRow::toCsv(rows) : sim::SweepRow::toJson(rows);
+        if (!CliOutput::writeAtomically(out, text, error)) {
+            std::cerr << "immap sweep merge: cannot write " << error << '\n';
+            return 1;
+        }
+        return 0;
+    });
+}
+
 int sweepCommand(const QStringList& args) {
+    if (args.size() > 1 && args[1] == "merge") return sweepMerge(args.mid(1));
     CliCommand p("sweep", "Simulate a grid of policies x copy counts (both cores).");
     addCommonOptions(p);
     p.addOption({"policies", "Comma-separated policies.", "LIST",
@@ -244,10 +285,27 @@ int sweepCommand(const QStringList& args) {
     p.addOption({"csv", "Write the runs as CSV to FILE (atomically).", "FILE"});
     p.addOption({"png", "Render the throughput plot (as the app shows it) to FILE.", "FILE"});
     p.addOption({"size", "PNG size.", "WxH", "1200x800"});
+    p.addOption({"shard",
+                 "Run only shard K of N of the grid and write its part to --part FILE; 'immap "
+                 "sweep merge' joins the N parts (docs/sharding.md).",
+                 "K/N"});
+    p.addOption({"part", "With --shard: the part file to write (atomically).", "FILE"});
     if (auto rc = parseCommandLine(p, args)) return *rc;
     return reportingBadInput([&]() -> int {
+        unsigned shard = 0, shards = 0;
+        if (p.isSet("shard") || p.isSet("part")) {
+            std::string why;
+            if (!p.isSet("shard") || !p.isSet("part"))
+                return p.usageError("--shard K/N and --part FILE go together");
+            if (!sim::SweepShard::parse(p.value("shard").toStdString(), shard, shards, why))
+                return p.usageError("--shard " + why);
+            for (const char* o : {"json", "csv", "png"})
+                if (p.isSet(o))
+                    return p.usageError(std::string("--") + o +
+                                        " needs every point: give it to 'immap sweep merge'");
+        }
         std::vector<std::pair<QString, QString>> outs;
-        for (const char* o : {"csv", "png"})
+        for (const char* o : {"csv", "png", "part"})
             if (p.isSet(o)) outs.emplace_back(QString("--") + o, p.value(o));
         if (auto rc = refuseOutputs(outs, commonInputs(p))) return *rc;
         Common c;
@@ -269,9 +327,25 @@ int sweepCommand(const QStringList& args) {
             if (!ok || s.seeds == 0 || s.seeds > 1000)
                 return p.usageError("--seeds must be from 1 to 1000");
         }
-        const sim::SweepConfig cfg = s.sweep(*c.topo, threads);
+        sim::SweepConfig cfg = s.sweep(*c.topo, threads);
+        if (shards > 0) cfg.points = sim::SweepShard::points(cfg, shard, shards);
         sim::Sweep::check(cfg);  // every run of the grid, before the first starts
-        const std::vector<sim::SimResult> runs = sim::Sweep::run(cfg);
+        // A shard beyond the grid's points has none to run (Sweep::run would take no points
+        // as all of them), and still writes its part, so that the merge finds N parts.
+        const bool idle = shards > 0 && cfg.points.empty();
+        const std::vector<sim::SimResult> runs =
+            idle ? std::vector<sim::SimResult>{} : sim::Sweep::run(cfg);
+        if (shards > 0) {
+            const std::string text = sim::SweepShard::part(
+                sim::SweepShard::identity(cfg, s.recipePath.empty() ? s.recipeJson : s.recipePath),
+                shard, shards, cfg.points, sim::Sweep::rows(runs));
+            std::string error;
+            if (!CliOutput::writeAtomically(p.value("part"), text, error)) {
+                std::cerr << "immap sweep: cannot write " << error << '\n';
+                return 1;
+            }
+            return 0;
+        }
         if (p.isSet("csv")) {
             std::string error;
             if (!CliOutput::writeAtomically(p.value("csv"), sim::Sweep::toCsv(runs), error)) {

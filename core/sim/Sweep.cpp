@@ -33,10 +33,17 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
     };
     const unsigned seeds = std::max(1u, config.seeds);
     std::vector<Job> jobs;
+    std::size_t point = 0;
     for (const mapping::Policy& p : config.policies)
-        for (unsigned c : config.copies)
+        for (unsigned c : config.copies) {
+            const bool chosen =
+                config.points.empty() ||
+                std::binary_search(config.points.begin(), config.points.end(), point);
+            ++point;
+            if (!chosen) continue;
             for (unsigned s = 0; s < seeds; ++s)
                 jobs.push_back({jobs.size(), p, c, s});
+        }
     // Big runs first, so that the last one to finish is a short one.
     std::stable_sort(jobs.begin(), jobs.end(),
                      [](const Job& a, const Job& b) { return a.copies > b.copies; });
@@ -162,39 +169,20 @@ double Sweep::maxUtilisation(const SimResult& r) {
     return u;
 }
 
+std::vector<SweepRow> Sweep::rows(const std::vector<SimResult>& runs) {
+    std::vector<SweepRow> out;
+    out.reserve(runs.size());
+    for (const SimResult& r : runs)
+        out.push_back(SweepRow::of(r));
+    return out;
+}
+
 std::string Sweep::toJson(const std::vector<SimResult>& runs) {
-    QJsonArray arr;
-    for (const SimResult& r : runs) {
-        QJsonObject o =
-            QJsonDocument::fromJson(QByteArray::fromStdString(r.toJson(false))).object();
-        o["speedup_vs_single"] = speedupOverSingle(runs, r);
-        o["max_lock_utilisation"] = maxUtilisation(r);
-        arr.append(o);
-    }
-    QJsonObject root;
-    root["runs"] = arr;
-    return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+    return SweepRow::toJson(rows(runs));
 }
 
 std::string Sweep::toCsv(const std::vector<SimResult>& runs) {
-    std::ostringstream out;
-    out.precision(10);
-    out << "policy,copies,execs_per_s,speedup_vs_single,max_lock_utilisation,"
-           "walker_latency_mean_ns,walker_latency_p99_ns,memory_per_inode_bytes,seed,"
-           "seeds,execs_per_s_min,execs_per_s_max\n";
-    for (const SimResult& r : runs) {
-        const auto [lo, hi] =
-            r.seedRates.empty()
-                ? std::pair{r.execsPerSecond, r.execsPerSecond}
-                : std::pair{*std::min_element(r.seedRates.begin(), r.seedRates.end()),
-                            *std::max_element(r.seedRates.begin(), r.seedRates.end())};
-        out << r.policy << ',' << r.copies << ',' << r.execsPerSecond << ','
-            << speedupOverSingle(runs, r) << ',' << maxUtilisation(r) << ','
-            << r.walkerLatencyMeanNs << ',' << r.walkerLatencyP99Ns << ',' << r.memoryPerInodeBytes
-            << ',' << r.seed << ',' << std::max<std::size_t>(1, r.seedRates.size()) << ',' << lo
-            << ',' << hi << '\n';
-    }
-    return out.str();
+    return SweepRow::toCsv(rows(runs));
 }
 
 }  // namespace immap::sim

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/Simulator.h"
+#include "sim/SweepRow.h"
 
 namespace immap::sim {
 
@@ -21,13 +22,17 @@ struct SweepConfig {
     std::vector<unsigned> copies;
     unsigned seeds = 1;
     unsigned threads = 2;
+    // The grid points to run, as indices in grid order (policies outer, copies inner); empty:
+    // all of them. A shard's (SweepShard::points).
+    std::vector<std::size_t> points;
 };
 
 class Sweep {
 public:
     // Throws what Simulator::checkConfig throws for any run of the grid, before one starts.
     static void check(const SweepConfig& config);
-    // Results in grid order: policies outer, copies inner; one per point, its first seed's run
+    // Results in grid order: policies outer, copies inner; one per point (of config.points, if
+    // any), its first seed's run
     // with execsPerSecond the seeds' mean and seedRates each seed's. `progress(done, total)` is
     // called from the worker threads after each run. When `cancel` becomes true, runs not yet
     // started are skipped and the function returns an empty vector.
@@ -50,6 +55,8 @@ public:
     // The busiest lock's utilisation in a run.
     static double maxUtilisation(const SimResult& r);
 
+    // The rows the outputs below are made of (SweepRow).
+    static std::vector<SweepRow> rows(const std::vector<SimResult>& runs);
     // {"runs": [...]} with each run's summary (SimResult::toJson without detail).
     static std::string toJson(const std::vector<SimResult>& runs);
     // One line per run: policy,copies,execs_per_s,speedup_vs_single,... with a header.

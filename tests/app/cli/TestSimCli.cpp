@@ -6,7 +6,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -129,6 +131,51 @@ private slots:
         const QImage img(png);
         QCOMPARE(img.size(), QSize(640, 480));
         QCOMPARE(runImmap({"sweep", "--copies", "1", "--png", png, "--size", "big"}).status, 2);
+    }
+
+    // docs/sharding.md's GNU parallel line: three shards run by parallel, merged, give byte for
+    // byte the CSV and JSON of one run of the whole grid. GNU parallel is one of the packages
+    // scripts/setup.sh installs.
+    void shardsRunByGnuParallelMergeIntoOneRun() {
+        const QString parallel = QStandardPaths::findExecutable("parallel");
+        QVERIFY2(!parallel.isEmpty(),
+                 "GNU parallel is not installed (scripts/setup.sh installs it)");
+        QTemporaryDir dir;
+        const QStringList grid = {"sweep",   "--topology", kTopo,           "--copies", "1,8,64",
+                                  "--seeds", "2",          "--duration-ms", "2"};
+        QVERIFY(runImmap(grid + QStringList{"--csv", dir.filePath("one.csv")}).status == 0);
+        const auto one = runImmap(grid + QStringList{"--json"});
+        QCOMPARE(one.status, 0);
+        QProcess p;
+        p.setWorkingDirectory(dir.path());
+        p.start(parallel, QStringList{"--halt", "now,fail=1", IMMAP_CLI} + grid +
+                              QStringList{"--threads", "1", "--shard", "{}/3", "--part",
+                                          "part{}.json", ":::", "1", "2", "3"});
+        QVERIFY(p.waitForFinished(300'000));
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
+                 p.readAllStandardError().constData());
+        const QStringList parts = {dir.filePath("part2.json"), dir.filePath("part3.json"),
+                                   dir.filePath("part1.json")};
+        QCOMPARE(runImmap(QStringList{"sweep", "merge"} + parts +
+                          QStringList{"-o", dir.filePath("merged.csv")})
+                     .status,
+                 0);
+        QCOMPARE(runImmap(QStringList{"sweep", "merge"} + parts +
+                          QStringList{"-o", dir.filePath("merged.json")})
+                     .status,
+                 0);
+        auto slurp = [&](const QString& name) {
+            QFile f(dir.filePath(name));
+            return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(unreadable)");
+        };
+        QCOMPARE(slurp("merged.csv"), slurp("one.csv"));
+        QCOMPARE(slurp("merged.json"), one.out);
+        // Two parts of three: exit 2, naming what is missing.
+        const auto cut =
+            runImmap({"sweep", "merge", parts[0], parts[1], "-o", dir.filePath("cut.csv")});
+        QCOMPARE(cut.status, 2);
+        QVERIFY2(cut.err.contains("shard 1 of 3 is missing"), cut.err.constData());
+        QVERIFY(!QFile::exists(dir.filePath("cut.csv")));
     }
 
     // docs/simulator.md's table lists every parameter with the code's default.

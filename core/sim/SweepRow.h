@@ -1,0 +1,40 @@
+#pragma once
+// One sweep point as the sweep's outputs print it: the run's JSON summary and the values the CSV
+// and the ratios need. A sweep's JSON and CSV are made from rows, so that a merge of shards
+// (SweepShard) writes exactly what one run writes: a row survives a JSON round trip unchanged
+// (Qt writes doubles in their shortest exact form).
+
+#include <QJsonObject>
+#include <string>
+#include <vector>
+
+#include "sim/SimResult.h"
+
+namespace immap::sim {
+
+struct SweepRow {
+    QJsonObject summary;  // SimResult::toJson(false)
+    std::string policy;
+    unsigned copies = 0;
+    double execsPerSecond = 0;
+    std::vector<double> seedRates;
+    std::uint64_t seed = 0;
+    double walkerLatencyMeanNs = 0;
+    double walkerLatencyP99Ns = 0;
+    double memoryPerInodeBytes = 0;
+    double maxUtilisation = 0;  // the busiest lock's
+
+    static SweepRow of(const SimResult& r);
+    QJsonObject toJson() const;
+    // False with the reason when a field is missing or of the wrong type.
+    static bool fromJson(const QJsonObject& o, SweepRow& out, std::string& error);
+
+    // r's throughput over single's at the same copy count in `rows`; 0 when single is absent.
+    static double speedupOverSingle(const std::vector<SweepRow>& rows, const SweepRow& r);
+    // {"runs": [...]}: each row's summary with its speedup and busiest lock.
+    static std::string toJson(const std::vector<SweepRow>& rows);
+    // One line per row: policy,copies,execs_per_s,speedup_vs_single,... with a header.
+    static std::string toCsv(const std::vector<SweepRow>& rows);
+};
+
+}  // namespace immap::sim
