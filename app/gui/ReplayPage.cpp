@@ -261,18 +261,49 @@ void ReplayPage::saveBookmarks() {
 
 bool ReplayPage::recordTrace(const QString& path, const QString& policy, int copies,
                              int durationMs) {
+    RecordRequest r;
+    r.path = path;
+    r.policy = policy;
+    r.copies = copies;
+    r.durationMs = durationMs;
+    r.seed = session_.settings().seed;
+    r.walkersPerSecond = session_.settings().walkersPerSecond;
+    return record(r);
+}
+
+RecordRequest ReplayPage::recordDefaults() const {
+    RecordRequest r;
+    const session::SimSettings& s = session_.settings();
+    r.policy = s.policies.empty() ? QStringLiteral("single")
+                                  : QString::fromStdString(s.policies.front().name());
+    if (session_.loaded()) {
+        const std::vector<unsigned> copies = s.copiesOn(*session_.host().topology);
+        if (!copies.empty()) r.copies = static_cast<int>(copies.back());
+    }
+    r.durationMs = s.durationMs;
+    r.seed = s.seed;
+    r.walkersPerSecond = s.walkersPerSecond;
+    r.path = QStringLiteral("run.trace");
+    return r;
+}
+
+bool ReplayPage::record(const RecordRequest& request) {
     if (!session_.loaded()) return false;
+    const QString& path = request.path;
+    const QString& policy = request.policy;
     mapping::Policy p;
     std::string error;
     if (!mapping::Policy::parse(policy.toStdString(), p, error)) {
         host_.showError(tr("Cannot record"), QString::fromStdString(error));
         return false;
     }
-    // The session's settings (recipe, walkers, parameters, seed), with the dialog's policy,
-    // copies and length. The recipe is held here for the worker's sake.
+    // The session's settings (recipe, parameters), with the request's policy, copies, window,
+    // seed and walkers. The recipe is held here for the worker's sake.
     const std::shared_ptr<const sim::Recipe> recipe = session_.settings().recipe;
-    sim::SimConfig c = session_.simConfig(p, static_cast<unsigned>(std::max(1, copies)));
-    c.durationMs = std::max(1, durationMs);
+    sim::SimConfig c = session_.simConfig(p, static_cast<unsigned>(std::max(1, request.copies)));
+    c.durationMs = std::max(1.0, request.durationMs);
+    c.seed = request.seed;
+    c.walkersPerSecond = std::max(0.0, request.walkersPerSecond);
     // recordRun writes beside the target under a temporary name and renames it over the target
     // at the end (TraceWriter): a recording that fails, is cancelled or killed leaves the file
     // that was there as it was. A device or a directory it must not replace.
@@ -308,18 +339,17 @@ bool ReplayPage::recordTrace(const QString& path, const QString& policy, int cop
 }
 
 void ReplayPage::recordDialog() {
-    bool ok = false;
-    const QString policy = QInputDialog::getItem(
-        this, tr("Record a simulation"), tr("Policy:"),
-        {"single", "split-trees", "split-locks", "sharded:32"}, 0, false, &ok);
-    if (!ok) return;
-    const int copies = QInputDialog::getInt(
-        this, tr("Record a simulation"), tr("Copies (execl -c N):"),
-        static_cast<int>(session_.host().topology->pus().size()), 1, 100000, 1, &ok);
-    if (!ok) return;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Record to"), QStringLiteral("run.trace"), tr("immap traces (*.trace)"));
-    if (!path.isEmpty()) recordTrace(path, policy, copies, 20);
+    if (!session_.loaded()) return;
+    QStringList policies;
+    for (const mapping::Policy& p : session_.settings().policies)
+        policies << QString::fromStdString(p.name());
+    QSettings s;
+    RecordRequest defaults = recordDefaults();
+    defaults.path = s.value("record/path", defaults.path).toString();
+    RecordDialog d(policies, defaults, this);
+    if (d.exec() != QDialog::Accepted) return;
+    if (host_.persists()) s.setValue("record/path", d.request().path);
+    record(d.request());
 }
 
 QWidget* ReplayPage::buildTimeline(QWidget* parent) {

@@ -9,6 +9,7 @@
 #include <QWidget>
 
 #include "PageHost.h"
+#include "RecordDialog.h"
 #include "TimelineController.h"
 #include "session/Session.h"
 #include "views/ReplayControls.h"
@@ -27,9 +28,13 @@ public:
 
     // Each returns false after an error shown through the host.
     bool openTrace(const QString& path);
-    // Simulates the loaded topology with the session's settings under `policy`, `copies` copies
-    // for `durationMs` (measured), records it, then opens it.
+    // Simulates the loaded topology with the session's settings (recipe, parameters) and the
+    // request's policy, copies, window, seed and walkers, records it, then opens it.
+    bool record(const RecordRequest& request);
+    // The same with the session's seed and walkers.
     bool recordTrace(const QString& path, const QString& policy, int copies, int durationMs);
+    // What File > Record a simulation opens with: what the Throughput tab would simulate.
+    RecordRequest recordDefaults() const;
     void recordDialog();
     void seek(qint64 position);
     void addBookmark(const QString& caption);

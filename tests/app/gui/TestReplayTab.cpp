@@ -4,21 +4,28 @@
 // reopening; a broken trace gives a dialog naming the line and shows what came before; a large
 // trace is read (and a recording simulated) on a worker while the window's event loop runs,
 // and Cancel keeps the old trace and the old file.
+#include <QApplication>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMessageBox>
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QSlider>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 
 #include "MainWindow.h"
+#include "RecordDialog.h"
+#include "ReplayPage.h"
 #include "Suites.h"
 #include "trace/Bookmarks.h"
+#include "trace/TraceReader.h"
 
 using namespace immap;
 
@@ -43,6 +50,51 @@ class TestReplayTab : public QObject {
     Q_OBJECT
 
 private slots:
+    // File > Record a simulation is one dialog that opens on what the Throughput tab would
+    // simulate; what it records is what it says, and the replay opens on that file.
+    void recordDialogRecordsWhatItShows() {
+        QTemporaryDir dir;
+        gui::MainWindow w(false);
+        w.loadDefault();
+        const gui::RecordRequest defaults = w.replayPage()->recordDefaults();
+        QCOMPARE(defaults.policy, QStringLiteral("single"));  // the sweep's first policy
+        QCOMPARE(defaults.copies, 384);  // the grid's largest count on the 12-node default
+        QCOMPARE(defaults.durationMs, 20.0);
+        QCOMPARE(defaults.seed, quint64{1});
+        gui::RecordDialog d({"single", "split-trees", "split-locks"}, defaults);
+        QCOMPARE(d.findChild<QComboBox*>("policy")->currentText(), QStringLiteral("single"));
+        QCOMPARE(d.findChild<QSpinBox*>("copies")->value(), 384);
+        QCOMPARE(d.findChild<QDoubleSpinBox*>("duration")->value(), 20.0);
+        QVERIFY(d.findChild<QComboBox*>("policy")->findText("sharded:32") >= 0);
+        d.findChild<QComboBox*>("policy")->setCurrentText("split-locks");
+        d.findChild<QSpinBox*>("copies")->setValue(8);
+        d.findChild<QDoubleSpinBox*>("duration")->setValue(3);
+        d.findChild<QSpinBox*>("seed")->setValue(7);
+        d.findChild<QDoubleSpinBox*>("walkers")->setValue(500);
+        const QString path = dir.filePath("dialog.trace");
+        d.findChild<QLineEdit*>("path")->setText(path);
+        d.accept();
+        QCOMPARE(d.result(), int(QDialog::Accepted));
+        QVERIFY(w.replayPage()->record(d.request()));
+        const trace::TraceHeader h = trace::TraceReader(path.toStdString()).header();
+        QCOMPARE(QString::fromStdString(h.policy), QStringLiteral("split-locks"));
+        QCOMPARE(h.copies, 8u);
+        QCOMPARE(h.seed, std::uint64_t{7});
+        QCOMPARE(h.walkersPerSecond, 500.0);
+        QCOMPARE(h.durationMs, 3.0);
+        QCOMPARE(w.tracePath(), path);
+        QVERIFY(w.traceCursor());
+
+        // A policy the kernel does not have is refused in the dialog, which stays open.
+        gui::RecordDialog bad({"single"}, defaults);
+        bad.findChild<QComboBox*>("policy")->setCurrentText("split-everything");
+        QTimer::singleShot(0, [] {
+            if (QWidget* box = QApplication::activeModalWidget()) box->close();
+        });
+        bad.accept();
+        QVERIFY(bad.result() != int(QDialog::Accepted));
+    }
+
     void recordScrubAndBookmark() {
         QTemporaryDir dir;
         const QString path = dir.filePath("run.trace");
