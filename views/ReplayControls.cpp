@@ -9,6 +9,8 @@
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
+#include <iterator>
 
 namespace immap::views {
 
@@ -27,6 +29,12 @@ ReplayControls::ReplayControls(QWidget* parent) : QWidget(parent) {
     back_ = button(QStyle::SP_MediaSeekBackward, tr("Previous event"));
     play_ = button(QStyle::SP_MediaPlay, tr("Play / pause"));
     forward_ = button(QStyle::SP_MediaSeekForward, tr("Next event"));
+    speed_ = new QComboBox(this);
+    speed_->setObjectName(QStringLiteral("speed"));
+    speed_->addItems(
+        {tr("1 event / frame"), tr("0.25% / s"), tr("1% / s"), tr("4% / s"), tr("16% / s")});
+    speed_->setCurrentIndex(kDefaultSpeed);
+    speed_->setToolTip(tr("Play speed: one event per frame, or a share of the trace per second"));
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setToolTip(tr("Scrub through the trace: every position is an event"));
     position_ = new QLabel(this);
@@ -37,6 +45,7 @@ ReplayControls::ReplayControls(QWidget* parent) : QWidget(parent) {
     row->addWidget(back_);
     row->addWidget(play_);
     row->addWidget(forward_);
+    row->addWidget(speed_);
     row->addWidget(slider_, 4);
     row->addWidget(position_);
     box->addLayout(row);
@@ -45,7 +54,7 @@ ReplayControls::ReplayControls(QWidget* parent) : QWidget(parent) {
     event_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     marks_ = new QListWidget(this);
     marks_->setMaximumHeight(70);
-    marks_->setToolTip(tr("Bookmarks: double-click to go there"));
+    marks_->setToolTip(tr("Bookmarks: click one to go there"));
     addMark_ = new QPushButton(tr("Bookmark…"), this);
     addMark_->setShortcut(QKeySequence(tr("Ctrl+B")));
     removeMark_ = new QPushButton(tr("Remove"), this);
@@ -73,9 +82,20 @@ ReplayControls::ReplayControls(QWidget* parent) : QWidget(parent) {
     connect(removeMark_, &QPushButton::clicked, this, [this] {
         if (marks_->currentRow() >= 0) emit bookmarkRemoveRequested(marks_->currentRow());
     });
+    // A click goes there (a slide's bookmark in one click); Enter on a selected one too.
+    connect(marks_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { emit bookmarkChosen(marks_->row(item)); });
     connect(marks_, &QListWidget::itemActivated, this,
             [this](QListWidgetItem* item) { emit bookmarkChosen(marks_->row(item)); });
     setPosition(0, 0);
+}
+
+std::uint64_t ReplayControls::stepPerFrame(int index, std::uint64_t events) {
+    static constexpr double kPercentPerSecond[] = {0, 0.25, 1, 4, 16};
+    if (index <= 0 || index >= static_cast<int>(std::size(kPercentPerSecond))) return 1;
+    const double perFrame = kPercentPerSecond[index] / 100.0 * kFrameMs / 1000.0;
+    return std::max<std::uint64_t>(
+        1, static_cast<std::uint64_t>(static_cast<double>(events) * perFrame));
 }
 
 void ReplayControls::setChoices(const QStringList& files, const QStringList& trees) {

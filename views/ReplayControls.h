@@ -4,6 +4,7 @@
 // shows state and emits intent; app/ moves the trace cursor.
 
 #include <QWidget>
+#include <cstdint>
 
 class QComboBox;
 class QLabel;
@@ -28,6 +29,12 @@ public:
     QComboBox* files() const { return files_; }
     QComboBox* trees() const { return trees_; }
     QListWidget* bookmarks() const { return marks_; }
+    // Play speeds, slowest first: one event per frame, then shares of the trace per second.
+    QComboBox* speed() const { return speed_; }
+    // The events one frame of play (kFrameMs) advances at speed `index` through `events`.
+    static std::uint64_t stepPerFrame(int index, std::uint64_t events);
+    static constexpr int kFrameMs = 40;
+    static constexpr int kDefaultSpeed = 2;  // 1% of the trace per second
     QString eventText() const;
 
 signals:
@@ -44,6 +51,7 @@ signals:
 private:
     QComboBox* files_;
     QComboBox* trees_;
+    QComboBox* speed_;
     QToolButton *back_, *play_, *forward_;
     QSlider* slider_;
     QLabel* position_;

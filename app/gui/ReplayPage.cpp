@@ -65,7 +65,7 @@ ReplayPage::ReplayPage(session::Session& session, PageHost& host, QWidget* paren
     split->setStretchFactor(1, 1);
     box->addWidget(split, 1);
     timer_ = new QTimer(this);
-    timer_->setInterval(40);
+    timer_->setInterval(views::ReplayControls::kFrameMs);
 
     connect(controls_, &views::ReplayControls::seek, this, &ReplayPage::seek);
     connect(controls_, &views::ReplayControls::stepForward, this, [this] {
@@ -86,14 +86,15 @@ ReplayPage::ReplayPage(session::Session& session, PageHost& host, QWidget* paren
         controls_->setPlaying(timer_->isActive());
     });
     connect(timer_, &QTimer::timeout, this, [this] {
-        // About 1% of the trace per second of play, at least one event per frame.
+        // The chosen speed: one event per frame, or a share of the trace per second.
         if (!session_.replay().cursor ||
             session_.replay().cursor->position() >= session_.replay().cursor->events()) {
             timer_->stop();
             controls_->setPlaying(false);
             return;
         }
-        const auto stepSize = std::max<std::uint64_t>(1, session_.replay().cursor->events() / 2500);
+        const std::uint64_t stepSize = views::ReplayControls::stepPerFrame(
+            controls_->speed()->currentIndex(), session_.replay().cursor->events());
         seek(static_cast<qint64>(session_.replay().cursor->position() + stepSize));
     });
     connect(controls_, &views::ReplayControls::fileChosen, this, [this](int i) {

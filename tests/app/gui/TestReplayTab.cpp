@@ -26,6 +26,7 @@
 #include "Suites.h"
 #include "trace/Bookmarks.h"
 #include "trace/TraceReader.h"
+#include "views/ReplayControls.h"
 
 using namespace immap;
 
@@ -85,6 +86,28 @@ private slots:
         QCOMPARE(w.tracePath(), path);
         QVERIFY(w.traceCursor());
 
+        // One click on a bookmark goes there.
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.replaySeek(1000);
+        w.addBookmark(QStringLiteral("event 1000"));
+        w.replaySeek(20);
+        QListWidget* marks = w.replayControls()->bookmarks();
+        QCOMPARE(marks->count(), 1);
+        QTest::mouseClick(marks->viewport(), Qt::LeftButton, {},
+                          marks->visualItemRect(marks->item(0)).center());
+        QCOMPARE(static_cast<qint64>(w.traceCursor()->position()), qint64{1000});
+
+        // Play at one event per frame: 300 ms of play moves a handful of events, not 1% a frame.
+        w.replayControls()->speed()->setCurrentIndex(0);
+        w.replaySeek(0);
+        emit w.replayControls()->playToggled();
+        QTest::qWait(300);
+        emit w.replayControls()->playToggled();
+        const auto moved = static_cast<qint64>(w.traceCursor()->position());
+        QVERIFY2(moved >= 1 && moved <= 300 / views::ReplayControls::kFrameMs + 3,
+                 qPrintable(QString::number(moved)));
+
         // A policy the kernel does not have is refused in the dialog, which stays open.
         gui::RecordDialog bad({"single"}, defaults);
         bad.findChild<QComboBox*>("policy")->setCurrentText("split-everything");
@@ -93,6 +116,19 @@ private slots:
         });
         bad.accept();
         QVERIFY(bad.result() != int(QDialog::Accepted));
+    }
+
+    // The play speeds: one event per frame, then 0.25, 1, 4 and 16% of the trace per second at
+    // 25 frames per second (1% of 250,000 events a second is 100 a frame).
+    void playSpeeds() {
+        using views::ReplayControls;
+        QCOMPARE(ReplayControls::stepPerFrame(0, 250'000), std::uint64_t{1});
+        QCOMPARE(ReplayControls::stepPerFrame(1, 250'000), std::uint64_t{25});
+        QCOMPARE(ReplayControls::stepPerFrame(2, 250'000), std::uint64_t{100});
+        QCOMPARE(ReplayControls::stepPerFrame(3, 250'000), std::uint64_t{400});
+        QCOMPARE(ReplayControls::stepPerFrame(4, 250'000), std::uint64_t{1600});
+        QCOMPARE(ReplayControls::stepPerFrame(4, 10), std::uint64_t{1});  // at least one
+        QCOMPARE(ReplayControls::kDefaultSpeed, 2);
     }
 
     void recordScrubAndBookmark() {
