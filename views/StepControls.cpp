@@ -97,6 +97,10 @@ void StepControls::setPosition(int position, int count) {
     slider_->setValue(position);
     quiet_ = false;
     const bool any = count > 0;
+    if (any != steps_) {
+        steps_ = any;
+        showCaption();
+    }
     for (QWidget* w : {static_cast<QWidget*>(start_), static_cast<QWidget*>(back_),
                        static_cast<QWidget*>(play_), static_cast<QWidget*>(forward_),
                        static_cast<QWidget*>(end_), static_cast<QWidget*>(slider_)})
@@ -106,10 +110,22 @@ void StepControls::setPosition(int position, int count) {
 
 void StepControls::setPlaying(bool playing) {
     play_->setIcon(style()->standardIcon(playing ? QStyle::SP_MediaPause : QStyle::SP_MediaPlay));
+    playing_ = playing;
+    showCaption();
 }
 
 void StepControls::setCaption(const QString& text) {
-    caption_->setText(text);
+    text_ = text;
+    showCaption();
+}
+
+void StepControls::showCaption() {
+    if (!steps_) {
+        caption_->setText(text_);
+        return;
+    }
+    const QString hint = playing_ ? tr("Space pauses") : tr("Space plays");
+    caption_->setText(text_.isEmpty() ? hint : text_ + QStringLiteral("  ·  ") + hint);
 }
 
 }  // namespace immap::views

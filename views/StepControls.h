@@ -25,6 +25,8 @@ public:
     void setPosition(int position, int count);
     void setPlaying(bool playing);
     void setCaption(const QString& text);
+    // The step's caption and, when there are steps, what Space does now ("Space pauses" while
+    // playing, "Space plays" while paused).
     QString caption() const { return caption_->text(); }
     QSlider* slider() const { return slider_; }
 
@@ -43,12 +45,17 @@ signals:
 
 private:
     QToolButton* button(QStyle::StandardPixmap icon, const QString& tip);
+    void showCaption();
 
     QToolButton *start_, *back_, *play_, *forward_, *end_;
     QComboBox* speed_;
     QSlider* slider_;
     QLabel* position_;
     QLabel* caption_;
+
+    QString text_;
+    bool playing_ = false;
+    bool steps_ = false;
     bool quiet_ = false;
 };
 

@@ -98,14 +98,20 @@ private slots:
         QTest::keyClick(&w, Qt::Key_Home);
         QVERIFY(player->atStart());
         QSignalSpy playing(w.animation(), &gui::AnimationController::playingChanged);
+        // The caption says what Space does now.
+        QVERIFY2(w.controls()->caption().endsWith(QStringLiteral("Space plays")),
+                 qPrintable(w.controls()->caption()));
         QTest::keyClick(&w, Qt::Key_Space);
         QVERIFY(w.animation()->playing());
+        QVERIFY2(w.controls()->caption().endsWith(QStringLiteral("Space pauses")),
+                 qPrintable(w.controls()->caption()));
         QTest::keyClick(&w, Qt::Key_Plus);
         QTest::keyClick(&w, Qt::Key_Plus);
         QCOMPARE(w.animation()->speed(), 4.0);
         QTRY_VERIFY_WITH_TIMEOUT(player->position() >= 3, 20000);  // generous: CI is loaded
         QTest::keyClick(&w, Qt::Key_Space);
         QVERIFY(!w.animation()->playing());
+        QVERIFY(w.controls()->caption().endsWith(QStringLiteral("Space plays")));
         QCOMPARE(playing.count(), 2);
         QCOMPARE(w.controls()->slider()->value(), int(player->position()));
     }
