@@ -5,10 +5,10 @@
 // does not do set to 0 (split_store_ns and anon_vma_lock_ns: the maple tree and the anon_vma;
 // tree_op_ns: __vma_link_file's call and checks) and the hold's two lock-word atomics (the
 // acquire's and the release's, which the measured hold's clock reads leave out) taken off, so
-// that both time the same thing: the recipe's tree operations. The model runs twice: with cache_hit_ns at its default, and with cache_hit_ns measured
-// now (TouchCostBench, before and after the hold, averaged), since a shared machine's speed
-// drifts and the two sides must see the same machine. Prints both and their ratios (issue 17:
-// within 30%).
+// that both time the same thing: the recipe's tree operations. The model runs twice: with
+// cache_hit_ns at its default, and with cache_hit_ns measured now (TouchCostBench, before and
+// after the hold, averaged), since a shared machine's speed drifts and the two sides must see
+// the same machine. Prints both and their ratios (issue 17: within 30%).
 //   hold_model_bench [--quick]
 #include <cstdio>
 #include <cstring>
