@@ -330,15 +330,13 @@ int sweepCommand(const QStringList& args) {
         sim::SweepConfig cfg = s.sweep(*c.topo, threads);
         if (shards > 0) cfg.points = sim::SweepShard::points(cfg, shard, shards);
         sim::Sweep::check(cfg);  // every run of the grid, before the first starts
-        // A shard beyond the grid's points has none to run (Sweep::run would take no points
-        // as all of them), and still writes its part, so that the merge finds N parts.
-        const bool idle = shards > 0 && cfg.points.empty();
-        const std::vector<sim::SimResult> runs =
-            idle ? std::vector<sim::SimResult>{} : sim::Sweep::run(cfg);
+        // A shard beyond the grid's points runs none and still writes its part, so that the
+        // merge finds all N.
+        const std::vector<sim::SimResult> runs = sim::Sweep::run(cfg);
         if (shards > 0) {
             const std::string text = sim::SweepShard::part(
                 sim::SweepShard::identity(cfg, s.recipePath.empty() ? s.recipeJson : s.recipePath),
-                shard, shards, cfg.points, sim::Sweep::rows(runs));
+                shard, shards, *cfg.points, sim::Sweep::rows(runs));
             std::string error;
             if (!CliOutput::writeAtomically(p.value("part"), text, error)) {
                 std::cerr << "immap sweep: cannot write " << error << '\n';

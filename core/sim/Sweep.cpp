@@ -36,9 +36,8 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
     std::size_t point = 0;
     for (const mapping::Policy& p : config.policies)
         for (unsigned c : config.copies) {
-            const bool chosen =
-                config.points.empty() ||
-                std::binary_search(config.points.begin(), config.points.end(), point);
+            const bool chosen = !config.points || std::binary_search(config.points->begin(),
+                                                                     config.points->end(), point);
             ++point;
             if (!chosen) continue;
             for (unsigned s = 0; s < seeds; ++s)
@@ -156,10 +155,7 @@ std::vector<unsigned> Sweep::defaultCopies(unsigned pus) {
 }
 
 double Sweep::speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r) {
-    for (const SimResult& s : runs)
-        if (s.policy == "single" && s.copies == r.copies)
-            return s.execsPerSecond > 0 ? r.execsPerSecond / s.execsPerSecond : 0.0;
-    return 0;
+    return SweepRow::speedupOverSingle(runs, r);
 }
 
 double Sweep::maxUtilisation(const SimResult& r) {

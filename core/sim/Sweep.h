@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,9 +23,9 @@ struct SweepConfig {
     std::vector<unsigned> copies;
     unsigned seeds = 1;
     unsigned threads = 2;
-    // The grid points to run, as indices in grid order (policies outer, copies inner); empty:
-    // all of them. A shard's (SweepShard::points).
-    std::vector<std::size_t> points;
+    // The grid points to run, as sorted indices in grid order (policies outer, copies inner);
+    // none given: all of them. A shard's (SweepShard::points), which may be empty.
+    std::optional<std::vector<std::size_t>> points;
 };
 
 class Sweep {

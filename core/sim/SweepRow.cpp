@@ -1,5 +1,7 @@
 #include "sim/SweepRow.h"
 
+#include "sim/Sweep.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <algorithm>
@@ -18,8 +20,7 @@ SweepRow SweepRow::of(const SimResult& r) {
     row.walkerLatencyMeanNs = r.walkerLatencyMeanNs;
     row.walkerLatencyP99Ns = r.walkerLatencyP99Ns;
     row.memoryPerInodeBytes = static_cast<double>(r.memoryPerInodeBytes);
-    for (const LockResult& l : r.locks)
-        row.maxUtilisation = std::max(row.maxUtilisation, l.stats.utilisation);
+    row.maxUtilisation = Sweep::maxUtilisation(r);
     return row;
 }
 
@@ -76,13 +77,6 @@ bool SweepRow::fromJson(const QJsonObject& o, SweepRow& out, std::string& error)
     out.memoryPerInodeBytes = o["memory_per_inode_bytes"].toDouble();
     out.maxUtilisation = o["max_lock_utilisation"].toDouble();
     return true;
-}
-
-double SweepRow::speedupOverSingle(const std::vector<SweepRow>& rows, const SweepRow& r) {
-    for (const SweepRow& s : rows)
-        if (s.policy == "single" && s.copies == r.copies)
-            return s.execsPerSecond > 0 ? r.execsPerSecond / s.execsPerSecond : 0.0;
-    return 0;
 }
 
 std::string SweepRow::toJson(const std::vector<SweepRow>& rows) {

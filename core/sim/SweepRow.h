@@ -29,8 +29,16 @@ struct SweepRow {
     // False with the reason when a field is missing or of the wrong type.
     static bool fromJson(const QJsonObject& o, SweepRow& out, std::string& error);
 
-    // r's throughput over single's at the same copy count in `rows`; 0 when single is absent.
-    static double speedupOverSingle(const std::vector<SweepRow>& rows, const SweepRow& r);
+    // r's throughput over single's at the same copy count in `runs`; 0 when single is absent.
+    // One rule for rows and for SimResults (Sweep::speedupOverSingle): both have policy,
+    // copies and execsPerSecond.
+    template <class Run>
+    static double speedupOverSingle(const std::vector<Run>& runs, const Run& r) {
+        for (const Run& s : runs)
+            if (s.policy == "single" && s.copies == r.copies)
+                return s.execsPerSecond > 0 ? r.execsPerSecond / s.execsPerSecond : 0.0;
+        return 0;
+    }
     // {"runs": [...]}: each row's summary with its speedup and busiest lock.
     static std::string toJson(const std::vector<SweepRow>& rows);
     // One line per row: policy,copies,execs_per_s,speedup_vs_single,... with a header.

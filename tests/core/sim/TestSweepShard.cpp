@@ -48,7 +48,7 @@ std::vector<SweepPart> partsOf(const SweepConfig& whole, unsigned n) {
         c.points = SweepShard::points(whole, k, n);
         parts.push_back(
             {"part" + std::to_string(k), SweepShard::part(SweepShard::identity(c, ""), k, n,
-                                                          c.points, Sweep::rows(Sweep::run(c)))});
+                                                          *c.points, Sweep::rows(Sweep::run(c)))});
     }
     return parts;
 }
@@ -111,8 +111,13 @@ private slots:
         QVERIFY2(SweepShard::merge(parts, rows, error), error.c_str());
         QCOMPARE(SweepRow::toCsv(rows), Sweep::toCsv(whole));
         QCOMPARE(SweepRow::toJson(rows), Sweep::toJson(whole));
-        // One shard is the whole grid too.
+        // One shard is the whole grid too; with more shards than points, the extra ones run
+        // nothing (not the whole grid) and still count.
         QVERIFY(SweepShard::merge(partsOf(c, 1), rows, error));
+        QCOMPARE(SweepRow::toCsv(rows), Sweep::toCsv(whole));
+        const std::vector<SweepPart> many = partsOf(c, 12);  // 10 points
+        QVERIFY(many[11].text.find("\"index\"") == std::string::npos);
+        QVERIFY2(SweepShard::merge(many, rows, error), error.c_str());
         QCOMPARE(SweepRow::toCsv(rows), Sweep::toCsv(whole));
     }
 
