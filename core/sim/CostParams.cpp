@@ -113,6 +113,17 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "Pages each whole-file walk covers: 1 for an rmap walk of a small folio, the file's "
          "size for truncate.",
          "rmap_walk_file of one folio (docs/kernel.md 2.4)."},
+        {"walker_trylock", "fraction", &CostParams::walkerTrylock, 0.9, 0, 1,
+         "Share of whole-file walkers that only try the lock: reclaim's folio_referenced walks "
+         "(rwc.try_lock) give up at once when any lock they need is write-held or has sleepers "
+         "(down_read_trylock), and the folio is kept as if referenced. The rest wait for the "
+         "lock: try_to_unmap before an eviction, migration, truncate.",
+         "mm/rmap.c (linux-source-6.12): folio_referenced sets try_lock, rmap_walk_file returns "
+         "with rwc->contended when i_mmap_trylock_read fails. Measured on this host under "
+         "memory pressure (scripts/walkers/measure-walkers.sh, docs/walkers.md), three runs: "
+         "28.5, 27.7 and 14.9 libc walks/s from LRU scanning against at most 12.9, 2.4 and "
+         "1.25 libc evictions/s, each at most one waiting walk: 0.69, 0.92, 0.92 try only "
+         "(median 0.92)."},
         {"background_processes", "processes", &CostParams::backgroundProcesses, 250, 0, 1e6,
          "Other processes on the host mapping the recipe's background files (libc, ld.so) with "
          "their final layouts, homed round-robin over the nodes; they make the trees deep.",

@@ -25,6 +25,7 @@ struct CostParams {
     double schedSliceNs = 2'800'000;
     double walkerVmaNs = 250;
     double walkerPages = 1;
+    double walkerTrylock = 0.9;
     double backgroundProcesses = 250;
     double warmupMs = 5;
     double warmupExecs = 3;

@@ -36,8 +36,7 @@ bool RwSemModel::acquire(Time now, RequesterId requester, Mode mode, bool spin) 
     // Writers: only a free lock. Readers: no writer and nobody asleep (the WAITERS bit makes
     // the reader fast path fail, so a reader stream cannot starve a sleeping writer; spinners
     // do not set it).
-    const bool free = holders_.empty();
-    const bool granted = mode == Mode::Write ? free : (!writerHeld_ && queue_.empty());
+    const bool granted = wouldGrant(mode);
     if (granted) {
         holders_.emplace(requester, Holder{mode, now, true});
         writerHeld_ = mode == Mode::Write;

@@ -118,6 +118,12 @@ public:
     double utilisation(Time at) const;
 
     bool writeLocked() const { return writerHeld_; }
+    // Whether a trylock in `mode` would take the lock now: down_read_trylock fails while a
+    // writer holds it or anyone sleeps on its wait list (the WAITERS bit), as acquire()'s fast
+    // path; down_write_trylock only on a free lock.
+    bool wouldGrant(Mode mode) const {
+        return mode == Mode::Write ? holders_.empty() : (!writerHeld_ && queue_.empty());
+    }
     std::size_t holders() const { return holders_.size(); }
     std::size_t readers() const { return writerHeld_ ? 0 : holders_.size(); }
     std::size_t waiters() const { return queue_.size() + osq_.size(); }  // both kinds

@@ -44,6 +44,7 @@ std::string SimResult::toJson(bool detail) const {
     }
     o["locks"] = ls;
     o["walks"] = static_cast<double>(walks);
+    o["walks_skipped"] = static_cast<double>(walksSkipped);
     o["walker_latency_mean_ns"] = walkerLatencyMeanNs;
     o["walker_latency_p99_ns"] = walkerLatencyP99Ns;
     o["memory_per_inode_bytes"] = static_cast<double>(memoryPerInodeBytes);

@@ -65,6 +65,9 @@ struct SimResult {
     std::vector<FileResult> files;
 
     std::uint64_t walks = 0;  // whole-file walks completed in the window
+    // Trylock walkers (walker_trylock) that arrived in the window and gave up at once because a
+    // lock they need was busy: reclaim's "contended" folio_referenced calls.
+    std::uint64_t walksSkipped = 0;
     double walkerLatencyMeanNs = 0;
     double walkerLatencyP99Ns = 0;
     std::size_t memoryPerInodeBytes = 0;

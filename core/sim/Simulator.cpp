@@ -365,6 +365,20 @@ void Simulator::Impl::walkerArrive(Time t) {
     } else {
         a.locks.push_back({f.treeLock[0], Mode::Read});
     }
+    // Reclaim's folio_referenced only tries (rmap_walk_file with rwc->try_lock): when a lock it
+    // needs is busy it gives up without waiting. Trying every lock at arrival stands for taking
+    // them in order and dropping the taken ones on the first failure.
+    // (No draw at 0, so that runs without trylock walkers keep their random streams.)
+    const bool tries = cfg.params.walkerTrylock > 0 && rng.uniform() < cfg.params.walkerTrylock;
+    if (tries && !std::all_of(a.locks.begin(), a.locks.end(), [&](const LockReq& need) {
+            return locks[static_cast<std::size_t>(need.lock)]->sem.wouldGrant(need.mode);
+        })) {
+        if (inWindow) ++walksSkipped;
+        a.active = false;
+        freeWalkers.push_back(id);
+        scheduleWalker(t);
+        return;
+    }
     a.next = 0;
     acquireNext(id, t);
     scheduleWalker(t);

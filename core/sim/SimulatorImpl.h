@@ -185,6 +185,7 @@ struct Simulator::Impl {
     // Walkers that take a lock exclusively (sharded's top lock): how long they held it, in all.
     double walkerHeldNs = 0;
     std::uint64_t walkerHolds = 0;
+    std::uint64_t walksSkipped = 0;  // trylock walkers that gave up, in the window
     std::uint32_t nextVmaId = 1;
     WaitHistogram walkLatencies;  // bounded: memory does not grow with the run
 

@@ -229,6 +229,7 @@ SimResult Simulator::Impl::result(Time at) const {
         cfg.policy.memoryPerInodeBytes(files.empty() ? 1 : files[0].trees.size());
 
     r.walks = walkLatencies.count();
+    r.walksSkipped = walksSkipped;
     latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
     CostCounters{holds, treeOps, pricer.reads}.writeTo(r);
     const CacheModel::Counters& cc = cache->counters();

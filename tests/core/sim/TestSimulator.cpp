@@ -52,6 +52,13 @@ SimResult simulate(const topology::Topology& topo, const char* pol, unsigned cop
     return Simulator(c).run();
 }
 
+// Walkers that all wait for the lock (try_to_unmap, migration, truncate), none that only try.
+CostParams waitingWalkers() {
+    CostParams p;
+    p.walkerTrylock = 0;
+    return p;
+}
+
 // Costs priced by hand in a test: memory free, the rest as given (ns).
 CostParams handPriced(double unlockedNs, double atomicNs, double treeOpNs, double storeNs,
                       double anonVmaNs) {
@@ -410,6 +417,7 @@ private slots:
             c.copies = 384;
             c.durationMs = 30;
             c.walkersPerSecond = 1000;
+            c.params.walkerTrylock = 0;  // walkers that wait: this is about their wait
             c.params.handoffTimeoutNs = timeout;
             c.observer = &w;
             Simulator sim(c);
@@ -600,12 +608,59 @@ private slots:
         QVERIFY(perSecond <= 1e9 / static_cast<double>(gap));
     }
 
+    // Reclaim's folio_referenced only tries the lock (rmap_walk_file with rwc->try_lock): a
+    // trylock walker never waits, and gives up exactly when down_read_trylock fails, i.e. when
+    // a writer holds the lock or someone sleeps on it. Walkers arrive as a Poisson process, so
+    // they see the lock as time sees it (PASTA): the share that gives up is at least the share
+    // of time a writer holds it (the copies' utilisation, walkers' own holds being ~1%), and
+    // with one copy, the lock all but free, almost none give up.
+    void trylockWalkersNeverWaitAndGiveUpWhenTheLockIsBusy() {
+        struct Waits final : SimObserver {
+            std::int32_t copies = 0;
+            std::set<std::int32_t> walkerWaited;
+            void onEvent(const SimEvent& e) override {
+                if (e.kind == SimEvent::LockWait && e.agent >= copies) walkerWaited.insert(e.agent);
+            }
+        };
+        CostParams trying;
+        trying.walkerTrylock = 1;
+        for (unsigned copies : {384u, 1u}) {
+            Waits w;
+            w.copies = static_cast<std::int32_t>(copies);
+            SimConfig c;
+            c.topology = &numa12();
+            c.policy = policy("single");
+            c.copies = copies;
+            c.durationMs = 30;
+            c.walkersPerSecond = 3000;
+            c.params = trying;
+            c.observer = &w;
+            const SimResult r = Simulator(c).run();
+            QVERIFY(w.walkerWaited.empty());
+            const double tried = static_cast<double>(r.walks + r.walksSkipped);
+            QVERIFY2(tried > 50, qPrintable(QString::number(tried)));
+            const double gaveUp = static_cast<double>(r.walksSkipped) / tried;
+            double util = 0;
+            for (const LockResult& l : r.locks)
+                if (l.name == "libc.so.6") util = l.stats.utilisation;
+            if (copies == 384)
+                QVERIFY2(gaveUp >= 0.9 * util && util > 0.9,
+                         qPrintable(QString("%1 gave up, lock %2 busy").arg(gaveUp).arg(util)));
+            else
+                QVERIFY2(gaveUp <= util + 0.05,
+                         qPrintable(QString("%1 gave up, lock %2 busy").arg(gaveUp).arg(util)));
+        }
+        // Walkers that wait never give up.
+        CostParams waiting = waitingWalkers();
+        QCOMPARE(simulate(numa12(), "single", 384, 20, 3000, waiting).walksSkipped, 0u);
+    }
+
     // With one copy (the locks all but free) a walker under split-locks takes every lock and
     // walks every tree, so it pays more than under single. With more copies the wait for the
     // busier single lock can outweigh that (at 4 copies they are within 0.2% of each other).
     void walkersPayMoreUnderSplitLocks() {
-        const SimResult single = simulate(numa12(), "single", 1, 50, 5000);
-        const SimResult locks = simulate(numa12(), "split-locks", 1, 50, 5000);
+        const SimResult single = simulate(numa12(), "single", 1, 50, 5000, waitingWalkers());
+        const SimResult locks = simulate(numa12(), "split-locks", 1, 50, 5000, waitingWalkers());
         QVERIFY(single.walks > 100 && locks.walks > 100);
         QVERIFY2(locks.walkerLatencyMeanNs > single.walkerLatencyMeanNs,
                  qPrintable(QString("%1 vs %2")
@@ -639,6 +694,7 @@ private slots:
         c.policy = policy("sharded:4");
         c.copies = 16;
         c.walkersPerSecond = 20000;  // the default duration, 100 ms, and seed, 1
+        c.params.walkerTrylock = 0;  // walkers that queue on the top lock
         c.params.windowMaxMs = 300;  // copies never do window_execs: the window stops here
         Simulator sim(c);
         sim.setObserver(&walks);
@@ -662,10 +718,11 @@ private slots:
         QVERIFY2(topStats.utilisation > 0.99, qPrintable(QString::number(topStats.utilisation)));
         // Neighbours: other shard sizes, higher rates, fewer and more copies.
         for (const char* pol : {"sharded:2", "sharded:8"})
-            QVERIFY(simulate(numa12(), pol, 16, 100, 20000).walks > 0);
-        QVERIFY(simulate(numa12(), "sharded:4", 16, 100, 50000).lockHolds > 0);
+            QVERIFY(simulate(numa12(), pol, 16, 100, 20000, waitingWalkers()).walks > 0);
+        QVERIFY(simulate(numa12(), "sharded:4", 16, 100, 50000, waitingWalkers()).lockHolds > 0);
         for (unsigned copies : {1u, 64u})
-            QVERIFY(simulate(numa12(), "sharded:4", copies, 100, 20000).walks > 0);
+            QVERIFY(simulate(numa12(), "sharded:4", copies, 100, 20000, waitingWalkers()).walks >
+                    0);
     }
 
     void vmasAreConservedAndTreesStayValid() {
