@@ -32,6 +32,11 @@ inline void walkEnded(WaitHistogram& latencies, Time arrival, Time t, bool inWin
     if (inWindow && arrival >= windowStart && t <= end) latencies.record(t - arrival);
 }
 
+// A trylock walker gave up at t: counted as walkEnded counts a walk that ends at t.
+inline void walkGaveUp(std::uint64_t& skipped, Time t, bool inWindow, Time end) {
+    if (inWindow && t <= end) ++skipped;
+}
+
 // The cost counters of a run: copies' lock holds, their tree operations and the node reads
 // those made.
 struct CostCounters {

@@ -38,6 +38,8 @@ const char* simEventName(SimEvent::Kind k) {
             return "kernel_lock_acquired";
         case SimEvent::LockSleep:
             return "lock_sleep";
+        case SimEvent::WalkGiveUp:
+            return "walk_give_up";
     }
     return "?";
 }
@@ -373,7 +375,8 @@ void Simulator::Impl::walkerArrive(Time t) {
     if (tries && !std::all_of(a.locks.begin(), a.locks.end(), [&](const LockReq& need) {
             return locks[static_cast<std::size_t>(need.lock)]->sem.wouldGrant(need.mode);
         })) {
-        if (inWindow) ++walksSkipped;
+        emit(SimEvent::WalkGiveUp, t, static_cast<std::int64_t>(id));
+        walkGaveUp(walksSkipped, t, inWindow, end);
         a.active = false;
         freeWalkers.push_back(id);
         scheduleWalker(t);

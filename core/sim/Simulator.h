@@ -60,6 +60,9 @@ struct SimEvent {
         // A spinning writer gives up (need_resched: another copy waits for its CPU) and sleeps
         // on the lock's wait list.
         LockSleep,
+        // A trylock walker (reclaim's folio_referenced) found a lock it needs busy and gave up
+        // without waiting; it holds nothing.
+        WalkGiveUp,
     };
     Time time = 0;
     Kind kind = ExecBegin;

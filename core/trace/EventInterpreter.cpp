@@ -202,6 +202,9 @@ bool EventInterpreter::apply(const SimEvent& e, std::string& reason) {
         case SimEvent::WalkBegin:
             listener_->walkBegan(e);
             break;
+        case SimEvent::WalkGiveUp:
+            listener_->walkGaveUp(e);
+            break;
         case SimEvent::WalkEnd: {
             const sim::Time arrival = agent(e.agent).arrival;
             if (e.time < arrival) {

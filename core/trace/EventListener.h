@@ -26,6 +26,8 @@ public:
     virtual void execEnded(const sim::SimEvent&) {}
     virtual void walkArrived(const sim::SimEvent&) {}
     virtual void walkBegan(const sim::SimEvent&) {}
+    // A trylock walker gave up at once (a lock it needs was busy).
+    virtual void walkGaveUp(const sim::SimEvent&) {}
     // arrival: when the walker asked for its locks.
     virtual void walkEnded(const sim::SimEvent&, sim::Time /*arrival*/) {}
     virtual void windowStarted(const sim::SimEvent&) {}

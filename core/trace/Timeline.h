@@ -23,7 +23,7 @@ struct TraceHeader;
 
 using sim::Time;
 
-inline constexpr int kEventKinds = sim::SimEvent::LockSleep + 1;  // the last kind
+inline constexpr int kEventKinds = sim::SimEvent::WalkGiveUp + 1;  // the last kind
 inline constexpr std::uint32_t kNoEvent = 0xffffffffu;
 
 enum class SpanKind : std::uint8_t { Exec, Walk, Wait, Hold, KernelWait };

@@ -41,6 +41,8 @@ const char* code(SimEvent::Kind k) {
             return "ka";
         case SimEvent::LockSleep:
             return "ls";
+        case SimEvent::WalkGiveUp:
+            return "wg";
     }
     return "??";
 }
@@ -80,6 +82,9 @@ bool kindOf(const char* c, std::size_t n, SimEvent::Kind& k) {
             return true;
         case ('w' << 8) | 'a':
             k = SimEvent::WalkArrive;
+            return true;
+        case ('w' << 8) | 'g':
+            k = SimEvent::WalkGiveUp;
             return true;
         case ('w' << 8) | 's':
             k = SimEvent::WindowStart;

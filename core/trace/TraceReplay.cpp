@@ -46,6 +46,7 @@ struct TraceReplay::Snapshot {
     std::int64_t windowStart = 0, end = 0, now = 0;
     sim::MeasureWindow window;
     sim::WaitHistogram walkLatencies;
+    std::uint64_t walksSkipped = 0;
     std::uint64_t events = 0, reads = 0;
     sim::CostCounters costs;
 };
@@ -63,6 +64,7 @@ std::shared_ptr<const TraceReplay::Snapshot> TraceReplay::snapshot() const {
     s->window = window_;
     s->now = now_;
     s->walkLatencies = walkLatencies_;
+    s->walksSkipped = walksSkipped_;
     s->events = events_;
     s->reads = reads_.reads;
     s->costs = costs_;
@@ -81,6 +83,7 @@ void TraceReplay::restore(const Snapshot& s) {
     window_ = s.window;
     now_ = s.now;
     walkLatencies_ = s.walkLatencies;
+    walksSkipped_ = s.walksSkipped;
     events_ = s.events;
     reads_.reads = s.reads;
     costs_ = s.costs;
@@ -162,6 +165,10 @@ void TraceReplay::execEnded(const SimEvent& e) {
 
 void TraceReplay::walkEnded(const SimEvent& e, sim::Time arrival) {
     sim::walkEnded(walkLatencies_, arrival, e.time, inWindow_, windowStart_, end_);
+}
+
+void TraceReplay::walkGaveUp(const SimEvent& e) {
+    sim::walkGaveUp(walksSkipped_, e.time, inWindow_, end_);
 }
 
 void TraceReplay::windowStarted(const SimEvent& e) {
@@ -258,6 +265,7 @@ sim::SimResult TraceReplay::result() const {
     costs.reads = reads_.reads;
     costs.writeTo(r);
     r.walks = walkLatencies_.count();
+    r.walksSkipped = walksSkipped_;
     sim::latencyStats(walkLatencies_, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
     return r;
 }

@@ -79,6 +79,7 @@ private:
     void execBegan(const sim::SimEvent& e) override;
     void execEnded(const sim::SimEvent& e) override;
     void walkEnded(const sim::SimEvent& e, sim::Time arrival) override;
+    void walkGaveUp(const sim::SimEvent& e) override;
     void windowStarted(const sim::SimEvent& e) override;
 
     TraceHeader header_;
@@ -95,6 +96,7 @@ private:
     sim::MeasureWindow window_;  // the simulator's rule for the window's end
     std::int64_t now_ = 0;
     sim::WaitHistogram walkLatencies_;  // bounded: a checkpoint copies its buckets only
+    std::uint64_t walksSkipped_ = 0;
     std::uint64_t events_ = 0;
     // The simulator's cost counters: copies' holds and tree operations once execs have begun.
     struct Reads final : itree::TouchObserver {

@@ -198,9 +198,10 @@ private slots:
         const QString path = dir.filePath("mine.json");
         QVERIFY2(w.saveScenario(path), qPrintable(w.lastError()));
 
-        // Only the parameter that differs from the defaults is written.
+        // Only the parameters that differ from the defaults are written: the one changed, and
+        // the scenario's own (its walkers wait for the lock).
         const QJsonObject o = readJson(path);
-        QCOMPARE(o["params"].toObject().keys(), QStringList{"tree_op_ns"});
+        QCOMPARE(o["params"].toObject().keys(), (QStringList{"tree_op_ns", "walker_trylock"}));
         QCOMPARE(o["view"].toString(), QStringLiteral("topology"));
         QCOMPARE(o["walkersPerSecond"].toDouble(), 10000.0);
 
