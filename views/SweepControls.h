@@ -1,10 +1,13 @@
 #pragma once
 // The throughput tab's controls: which policies and copy counts to sweep, how long to
-// simulate each, Run and Cancel, and a progress bar. It only shows state and emits intent;
-// app/ runs the sweep.
+// simulate each, the whole-file walker rate and whether each policy is also swept without
+// walkers (side by side), Run and Cancel, and a progress bar. It only shows state and emits
+// intent; app/ runs the sweep.
 
 #include <QWidget>
 
+class QCheckBox;
+class QDoubleSpinBox;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
@@ -21,9 +24,15 @@ public:
     void setPolicies(const QString& list);
     void setCopies(const QString& list);
     void setDurationMs(int ms);
+    void setWalkersPerSecond(double perSecond);
+    void setSideBySide(bool on);
     QString policies() const;
     QString copies() const;
     int durationMs() const;
+    double walkersPerSecond() const;
+    bool sideBySide() const;
+    QDoubleSpinBox* walkersField() const { return walkers_; }
+    QCheckBox* sideBySideBox() const { return sideBySide_; }
 
     void setRunning(bool running);
     void setProgress(int done, int total);
@@ -35,14 +44,18 @@ public:
 signals:
     void runRequested();
     void cancelRequested();
-    // The user changed the grid or the duration (a field left, or the spin box stepped); the
-    // app takes the values into its session.
+    // The user changed the grid, the duration or the walkers (a field left, a spin box
+    // stepped, the box ticked); the app takes the values into its session.
     void gridEdited();
 
 private:
     QLineEdit* policies_;
     QLineEdit* copies_;
     QSpinBox* duration_;
+    QDoubleSpinBox* walkers_;
+    QCheckBox* sideBySide_;
+    double walkersGiven_ = 0;  // the last rate set, exact
+    double walkersShown_ = 0;  // as the field showed it
     QPushButton* run_;
     QPushButton* cancel_;
     QProgressBar* progress_;

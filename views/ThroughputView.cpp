@@ -6,7 +6,10 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <map>
+#include <set>
 
 #include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
@@ -27,6 +30,22 @@ constexpr Claim kClaims[] = {
     {"split-trees", 1.77, "v1 claim: +77%"},
     {"split-locks", 5.0, "v2 claim: over +400%"},
 };
+
+// A walker rate as labels show it: whole numbers grouped ("10,000"), others as they are.
+QString walkRate(double perSecond) {
+    const QLocale loc;
+    return perSecond == std::floor(perSecond) && perSecond < 1e15
+               ? loc.toString(static_cast<qlonglong>(perSecond))
+               : loc.toString(perSecond, 'g', 6);
+}
+
+// The pen of a curve by its walker rate's rank among the sweep's rates above 0: without
+// walkers solid, then dashed, dotted, ... (the colour is the policy's).
+Qt::PenStyle walkerDash(std::size_t rank) {
+    static constexpr Qt::PenStyle kStyles[] = {Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
+                                               Qt::DashDotDotLine};
+    return kStyles[rank % std::size(kStyles)];
+}
 
 // QCustomPlot writes by path: it renders into a private temporary directory, and the bytes are
 // then saved as every file is (io::AtomicFile).
@@ -70,23 +89,35 @@ ThroughputView::ThroughputView(QWidget* parent) : QWidget(parent), plot_(new QCu
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    plot_->setAutoAddPlottableToLegend(false);  // the legend is built by hand, one entry per policy
+    // The legend is built by hand, one entry per policy and walker rate.
+    plot_->setAutoAddPlottableToLegend(false);
     plot_->setMouseTracking(true);
     connect(plot_, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent* e) { showValueAt(e->pos()); });
     setRuns({}, QString(), 0);
 }
 
-QCPGraph* ThroughputView::throughputGraph(const QString& policy) const {
-    for (const auto& [p, g] : throughput_)
-        if (p == policy) return g;
+QCPGraph* ThroughputView::throughputGraph(const QString& policy, double walkersPerSecond) const {
+    for (const Curve& c : curves_)
+        if (c.policy == policy && c.walkersPerSecond == walkersPerSecond) return c.throughput;
     return nullptr;
 }
 
-QCPGraph* ThroughputView::speedupGraph(const QString& policy) const {
-    for (const auto& [p, g] : speedup_)
-        if (p == policy) return g;
+QCPGraph* ThroughputView::speedupGraph(const QString& policy, double walkersPerSecond) const {
+    for (const Curve& c : curves_)
+        if (c.policy == policy && c.walkersPerSecond == walkersPerSecond) return c.speedup;
     return nullptr;
+}
+
+const ThroughputView::Curve* ThroughputView::curveOf(const QCPGraph* g) const {
+    for (const Curve& c : curves_)
+        if (c.throughput == g || c.speedup == g) return &c;
+    return nullptr;
+}
+
+QString ThroughputView::curveName(const QString& policy, double walkersPerSecond) {
+    if (walkersPerSecond == 0) return policy;
+    return tr("%1, %2 walks/s").arg(policy, walkRate(walkersPerSecond));
 }
 
 void ThroughputView::setMeasured(const std::vector<Measured>& points, const QString& label) {
@@ -121,8 +152,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     if (&runs != &runs_) runs_ = runs;
     machine_ = machine;
     pus_ = pus;
-    throughput_.clear();
-    speedup_.clear();
+    curves_.clear();
     plot_->clearPlottables();
     plot_->clearItems();
     plot_->plotLayout()->clear();
@@ -133,13 +163,28 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
                                              : tr("Simulated exec throughput on %1").arg(machine),
                            QFont(font().family(), scaledPx(11), QFont::Bold));
     plot_->plotLayout()->addElement(0, 0, title);
+    // The legend has a row of its own under the title, not an inset over the plot: with a
+    // curve per policy and walker rate it would cover curves. Each policy's curves are one
+    // column (rates down), centred between two empty stretching cells.
+    auto* legendRow = new QCPLayoutGrid;
+    plot_->plotLayout()->addElement(1, 0, legendRow);
+    auto* legend = new QCPLegend;
+    legendRow->addElement(0, 0, new QCPLayoutElement(plot_));
+    legendRow->addElement(0, 1, legend);
+    legendRow->addElement(0, 2, new QCPLayoutElement(plot_));
+    legendRow->setColumnStretchFactors({1, 0.001, 1});
+    legendRow->setMargins(QMargins(0, 0, 0, 0));
+    legend->setLayer("legend");
+    legend->setFont(QFont(font().family(), scaledPx(9)));
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     auto* top = new QCPAxisRect(plot_);
     topRect_ = top;
     speedRect_ = new QCPAxisRect(plot_);
-    plot_->plotLayout()->addElement(1, 0, top);
-    plot_->plotLayout()->addElement(2, 0, speedRect_);
-    plot_->plotLayout()->setRowStretchFactor(1, 3);
-    plot_->plotLayout()->setRowStretchFactor(2, 2);
+    plot_->plotLayout()->addElement(2, 0, top);
+    plot_->plotLayout()->addElement(3, 0, speedRect_);
+    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
+    plot_->plotLayout()->setRowStretchFactor(2, 3);
+    plot_->plotLayout()->setRowStretchFactor(3, 2);
     auto logTicker = QSharedPointer<QCPAxisTickerLog>::create();
     logTicker->setLogBase(2);
     for (QCPAxisRect* r : {top, speedRect_}) {
@@ -150,60 +195,75 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     }
     top->axis(QCPAxis::atLeft)->setLabel(tr("execs/s"));
     speedRect_->axis(QCPAxis::atLeft)->setLabel(tr("speedup over single"));
-    auto* legend = new QCPLegend;
-    top->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
-    legend->setLayer("legend");
-    legend->setFont(QFont(font().family(), scaledPx(9)));
 
-    std::map<std::string, std::vector<const sim::SimResult*>> byPolicy;
+    // Curves: policies in the order they first appear, each with its walker rates ascending.
     std::vector<std::string> order;
+    std::map<std::string, std::map<double, std::vector<const sim::SimResult*>>> byPolicy;
+    std::set<double> rates;
     bool anySingle = false;
     for (const sim::SimResult& r : runs_) {
         if (!byPolicy.count(r.policy)) order.push_back(r.policy);
-        byPolicy[r.policy].push_back(&r);
+        byPolicy[r.policy][r.walkersPerSecond].push_back(&r);
+        rates.insert(r.walkersPerSecond);
         anySingle = anySingle || r.policy == "single";
     }
+    severalRates_ = rates.size() > 1;
+    std::size_t rowsPerPolicy = 1;
+    for (const auto& [name, byRate] : byPolicy)
+        rowsPerPolicy = std::max(rowsPerPolicy, byRate.size());
+    legend->setWrap(static_cast<int>(rowsPerPolicy));
     double maxX = 1, maxY = 1, maxS = 1;
     for (const std::string& name : order) {
-        auto& list = byPolicy[name];
-        std::sort(list.begin(), list.end(), [](auto* a, auto* b) { return a->copies < b->copies; });
         const QString policy = QString::fromStdString(name);
         const QColor c = policyColor(policy);
-        QCPGraph* g = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
-        QCPGraph* s =
-            plot_->addGraph(speedRect_->axis(QCPAxis::atBottom), speedRect_->axis(QCPAxis::atLeft));
-        for (QCPGraph* x : {g, s}) {
-            x->setName(policy);
-            x->setPen(QPen(c, 2));
-            x->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c, Qt::white, 6));
+        for (auto& [rate, list] : byPolicy[name]) {
+            std::sort(list.begin(), list.end(),
+                      [](auto* a, auto* b) { return a->copies < b->copies; });
+            // Solid without walkers; dashed (then dotted, ...) by the rate's rank above 0.
+            const auto rank = static_cast<std::size_t>(std::count_if(
+                rates.begin(), rates.end(), [&](double x) { return x > 0 && x < rate; }));
+            const Qt::PenStyle style = rate > 0 ? walkerDash(rank) : Qt::SolidLine;
+            QCPGraph* g = plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+            QCPGraph* s = plot_->addGraph(speedRect_->axis(QCPAxis::atBottom),
+                                          speedRect_->axis(QCPAxis::atLeft));
+            for (QCPGraph* x : {g, s}) {
+                x->setName(curveName(policy, rate));
+                x->setPen(QPen(c, 2, style));
+                // Hollow points without walkers, filled with them: told apart where the lines
+                // are too short to show their dashes.
+                x->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c,
+                                                   rate > 0 ? QBrush(c) : QBrush(Qt::white), 6));
+            }
+            legend->addItem(new QCPPlottableLegendItem(legend, g));
+            // The seeds' range around each point's mean, when the sweep ran several.
+            QCPErrorBars* spread = nullptr;
+            for (const sim::SimResult* r : list)
+                if (r->seedRates.size() > 1 && !spread) {
+                    spread =
+                        new QCPErrorBars(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+                    spread->setDataPlottable(g);
+                    spread->setPen(QPen(c, 1.2));
+                    spread->removeFromLegend();
+                }
+            for (const sim::SimResult* r : list) {
+                g->addData(r->copies, r->execsPerSecond);
+                if (spread) {
+                    const auto [lo, hi] =
+                        std::minmax_element(r->seedRates.begin(), r->seedRates.end());
+                    spread->addData(r->seedRates.empty() ? 0 : r->execsPerSecond - *lo,
+                                    r->seedRates.empty() ? 0 : *hi - r->execsPerSecond);
+                }
+                maxX = std::max(maxX, static_cast<double>(r->copies));
+                maxY = std::max(maxY, r->execsPerSecond);
+                // Over single at the same copy count and the same walker rate.
+                const double speedup = sim::Sweep::speedupOverSingle(runs_, *r);
+                if (speedup > 0) {
+                    s->addData(r->copies, speedup);
+                    maxS = std::max(maxS, speedup);
+                }
+            }
+            curves_.push_back({policy, rate, g, s, list});
         }
-        legend->addItem(new QCPPlottableLegendItem(legend, g));
-        // The seeds' range around each point's mean, when the sweep ran several.
-        QCPErrorBars* spread = nullptr;
-        for (const sim::SimResult* r : list)
-            if (r->seedRates.size() > 1 && !spread) {
-                spread = new QCPErrorBars(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
-                spread->setDataPlottable(g);
-                spread->setPen(QPen(c, 1.2));
-                spread->removeFromLegend();
-            }
-        for (const sim::SimResult* r : list) {
-            g->addData(r->copies, r->execsPerSecond);
-            if (spread) {
-                const auto [lo, hi] = std::minmax_element(r->seedRates.begin(), r->seedRates.end());
-                spread->addData(r->seedRates.empty() ? 0 : r->execsPerSecond - *lo,
-                                r->seedRates.empty() ? 0 : *hi - r->execsPerSecond);
-            }
-            maxX = std::max(maxX, static_cast<double>(r->copies));
-            maxY = std::max(maxY, r->execsPerSecond);
-            const double speedup = sim::Sweep::speedupOverSingle(runs_, *r);
-            if (speedup > 0) {
-                s->addData(r->copies, speedup);
-                maxS = std::max(maxS, speedup);
-            }
-        }
-        throughput_.push_back({policy, g});
-        speedup_.push_back({policy, s});
     }
     drawMeasured(legend);
     for (const Measured& m : measuredPoints_) {
@@ -215,8 +275,9 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     // Throughputs spanning orders of magnitude (a collapsed single tree beside uncontended
     // split locks) read better on a log scale; the title says which.
     double minY = maxY;
-    for (const auto& [p, g] : throughput_)
-        for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+    for (const Curve& curve : curves_)
+        for (auto it = curve.throughput->data()->constBegin();
+             it != curve.throughput->data()->constEnd(); ++it)
             minY = std::min(minY, it->value);
     if (minY > 0 && maxY / minY > 50) {
         top->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
@@ -270,24 +331,41 @@ void ThroughputView::showValueAt(const QPoint& pos) {
     // The nearest data point of any graph, within 12 pixels.
     double best = 12 * 12;
     QString text;
+    const QLocale loc;
     for (int i = 0; i < plot_->graphCount(); ++i) {
         QCPGraph* g = plot_->graph(i);
         const bool speed = g->valueAxis()->axisRect() == speedRect_;
+        const Curve* curve = curveOf(g);
+        // Which curve, with its walker rate: "split-locks, 100 walks/s", and "split-locks, no
+        // walkers" beside it.
+        const QString name = curve && curve->walkersPerSecond == 0 && severalRates_
+                                 ? tr("%1, no walkers").arg(g->name())
+                                 : g->name();
         for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) {
             const QPointF p = g->coordsToPixels(it->key, it->value);
             const double d =
                 (p.x() - pos.x()) * (p.x() - pos.x()) + (p.y() - pos.y()) * (p.y() - pos.y());
-            if (d < best) {
-                best = d;
-                text = speed ? tr("%1, %2 copies: %3x single")
-                                   .arg(g->name())
-                                   .arg(it->key)
-                                   .arg(it->value, 0, 'f', 2)
-                             : tr("%1, %2 copies: %3 execs/s")
-                                   .arg(g->name())
-                                   .arg(it->key)
-                                   .arg(QLocale().toString(it->value, 'f', 0));
+            if (d >= best) continue;
+            best = d;
+            if (speed) {
+                text = tr("%1, %2 copies: %3x single")
+                           .arg(name)
+                           .arg(it->key)
+                           .arg(it->value, 0, 'f', 2);
+                if (curve && curve->walkersPerSecond > 0)
+                    text += tr(" at %1 walks/s").arg(walkRate(curve->walkersPerSecond));
+                continue;
             }
+            text = tr("%1, %2 copies: %3 execs/s")
+                       .arg(name)
+                       .arg(it->key)
+                       .arg(loc.toString(it->value, 'f', 0));
+            // The walk latency of the point, where walks completed.
+            if (curve && curve->walkersPerSecond > 0)
+                for (const sim::SimResult* r : curve->runs)
+                    if (r->copies == it->key && r->walks > 0)
+                        text += tr(", walk %1 µs")
+                                    .arg(loc.toString(r->walkerLatencyMeanNs / 1e3, 'f', 1));
         }
     }
     if (text.isEmpty()) {

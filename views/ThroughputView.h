@@ -1,8 +1,11 @@
 #pragma once
 // The throughput view: execs/s against copies for each policy (top), the speedup over single
-// at the same copy count (bottom), the proposal's claimed gains marked at 384 copies when the
-// machine has 384 PUs, values on hover, zoom and pan, export PNG, PDF and CSV. It renders a
-// sweep's results and nothing else: running sweeps is the caller's business.
+// at the same copy count and walker rate (bottom), the proposal's claimed gains marked at 384
+// copies when the machine has 384 PUs, values on hover, zoom and pan, export PNG, PDF and CSV.
+// A sweep with whole-file walkers has a curve per (policy, walker rate): the policy's colour
+// throughout, solid without walkers and dashed with them, so that each policy is seen with and
+// without walkers side by side. It renders a sweep's results and nothing else: running sweeps
+// is the caller's business.
 
 #include <QString>
 #include <QWidget>
@@ -23,8 +26,8 @@ class ThroughputView : public QWidget {
 public:
     explicit ThroughputView(QWidget* parent = nullptr);
 
-    // Shows the runs (any order; grouped by policy). `machine` names the topology in the
-    // title; `pus` decides whether the proposal's 384-CPU claims are marked.
+    // Shows the runs (any order; grouped by policy and walker rate). `machine` names the
+    // topology in the title; `pus` decides whether the proposal's 384-CPU claims are marked.
     void setRuns(const std::vector<sim::SimResult>& runs, const QString& machine, int pus);
     const std::vector<sim::SimResult>& runs() const { return runs_; }
 
@@ -39,9 +42,12 @@ public:
     QCPGraph* measuredGraph() const { return measured_; }
 
     QCustomPlot* plot() const { return plot_; }
-    // The execs/s graph of a policy ("single", ...), nullptr if absent.
-    QCPGraph* throughputGraph(const QString& policy) const;
-    QCPGraph* speedupGraph(const QString& policy) const;
+    // The execs/s graph of a policy ("single", ...) at a walker rate (by default without
+    // walkers), nullptr if absent; the speedup graph likewise (over single at that rate).
+    QCPGraph* throughputGraph(const QString& policy, double walkersPerSecond = 0) const;
+    QCPGraph* speedupGraph(const QString& policy, double walkersPerSecond = 0) const;
+    // A curve's name in the legend: "split-locks", or "split-locks, 100 walks/s".
+    static QString curveName(const QString& policy, double walkersPerSecond);
     bool claimsShown() const { return claimsShown_; }
 
     // Atomic saves; false with the reason in `error`.
@@ -65,7 +71,17 @@ private:
     QString machine_;
     int pus_ = 0;
     void drawMeasured(QCPLegend* legend);
-    std::vector<std::pair<QString, QCPGraph*>> throughput_, speedup_;
+    // One per (policy, walker rate), in the order drawn; `runs` sorted by copies, for the hover.
+    struct Curve {
+        QString policy;
+        double walkersPerSecond = 0;
+        QCPGraph* throughput = nullptr;
+        QCPGraph* speedup = nullptr;
+        std::vector<const sim::SimResult*> runs;
+    };
+    const Curve* curveOf(const QCPGraph* g) const;
+    std::vector<Curve> curves_;
+    bool severalRates_ = false;  // the runs have more than one walker rate
     bool claimsShown_ = false;
 };
 

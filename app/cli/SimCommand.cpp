@@ -45,7 +45,9 @@ void addCommonOptions(CliCommand& p) {
     p.addOption(
         {"seed", "Random seed (copy start times, walkers).", "S", QString::number(defaults.seed)});
     p.addOption({"recipe", "Exec recipe JSON (default: the built-in execl recipe).", "FILE"});
-    p.addOption({"walkers", "Whole-file walkers per second (rmap walks on the walker file).",
+    p.addOption({"walkers",
+                 "Whole-file walkers per second (rmap walks on the walker file); a sweep also runs "
+                 "every point without them, side by side (see --no-side-by-side).",
                  "PER_S", QString::number(defaults.walkersPerSecond)});
     p.addOption({"param", "Cost-model parameter, repeatable (see --list-params).", "NAME=VALUE"});
     p.addOption(
@@ -268,7 +270,9 @@ static int sweepMerge(const QStringList& args) {
 
 int sweepCommand(const QStringList& args) {
     if (args.size() > 1 && args[1] == "merge") return sweepMerge(args.mid(1));
-    CliCommand p("sweep", "Simulate a grid of policies x copy counts (both cores).");
+    CliCommand p("sweep",
+                 "Simulate a grid of policies x copy counts (both cores), without and with "
+                 "whole-file walkers.");
     addCommonOptions(p);
     p.addOption({"policies", "Comma-separated policies.", "LIST",
                  QString::fromStdString(session::SimSettings{}.policiesText())});
@@ -281,6 +285,9 @@ int sweepCommand(const QStringList& args) {
                  "Seeds per point (--seed, --seed + 1, ...): execs/s is their mean, the spread "
                  "their range.",
                  "N", QString::number(session::SimSettings{}.seeds)});
+    p.addOption({"no-side-by-side",
+                 "Run only at --walkers' rate, not also without walkers (a scenario's "
+                 "\"walkersSideBySide\": false does the same)."});
     p.addOption({"json", "Print {\"runs\": [...]} as JSON."});
     p.addOption({"csv", "Write the runs as CSV to FILE (atomically).", "FILE"});
     p.addOption({"png", "Render the throughput plot (as the app shows it) to FILE.", "FILE"});
@@ -327,6 +334,7 @@ int sweepCommand(const QStringList& args) {
             if (!ok || s.seeds == 0 || s.seeds > 1000)
                 return p.usageError("--seeds must be from 1 to 1000");
         }
+        if (p.isSet("no-side-by-side")) s.walkersSideBySide = false;
         sim::SweepConfig cfg = s.sweep(*c.topo, threads);
         if (shards > 0) cfg.points = sim::SweepShard::points(cfg, shard, shards);
         sim::Sweep::check(cfg);  // every run of the grid, before the first starts
@@ -370,20 +378,26 @@ int sweepCommand(const QStringList& args) {
         if (p.isSet("json")) {
             std::cout << sim::Sweep::toJson(runs);
         } else if (!p.isSet("csv") && !p.isSet("png")) {
-            std::cout << "policy          copies    execs/s  seeds' range           vs single  "
-                         "busiest lock  execs/copy\n";
+            // One line per point; the walker columns say which slice of the grid it is in (a
+            // speedup is over single at the same rate).
+            std::cout << "policy          copies   walks/s    execs/s  seeds' range           "
+                         "vs single  busiest lock  execs/copy  walk mean\n";
             for (const sim::SimResult& r : runs) {
                 const double speedup = sim::Sweep::speedupOverSingle(runs, r);
                 std::string range = "-";
                 if (!r.seedRates.empty())
                     range = fmt(*std::min_element(r.seedRates.begin(), r.seedRates.end())) + "-" +
                             fmt(*std::max_element(r.seedRates.begin(), r.seedRates.end()));
-                char line[200];
-                std::snprintf(line, sizeof line, "%-14s %7u %10.0f  %-21s %10s %13.3f %11llu\n",
-                              r.policy.c_str(), r.copies, r.execsPerSecond, range.c_str(),
-                              speedup > 0 ? (fmt(speedup, 2) + "x").c_str() : "-",
-                              sim::Sweep::maxUtilisation(r),
-                              static_cast<unsigned long long>(r.execsPerCopyMin));
+                // No walkers, or none completed in the window: no latency (not a latency of 0).
+                const std::string walk =
+                    r.walkersPerSecond > 0 && r.walks > 0 ? time(r.walkerLatencyMeanNs) : "-";
+                char line[240];
+                std::snprintf(
+                    line, sizeof line, "%-14s %7u %9s %10.0f  %-21s %10s %13.3f %11llu  %s\n",
+                    r.policy.c_str(), r.copies, fmt(r.walkersPerSecond).c_str(), r.execsPerSecond,
+                    range.c_str(), speedup > 0 ? (fmt(speedup, 2) + "x").c_str() : "-",
+                    sim::Sweep::maxUtilisation(r),
+                    static_cast<unsigned long long>(r.execsPerCopyMin), walk.c_str());
                 std::cout << line;
             }
         }

@@ -9,6 +9,8 @@
 #include <QLineEdit>
 #include <QSpinBox>
 
+#include "session/SimSettings.h"
+
 namespace immap::gui {
 
 struct RecordRequest {
@@ -17,7 +19,7 @@ struct RecordRequest {
     int copies = 1;
     double durationMs = 20;  // the measured window's floor
     quint64 seed = 1;
-    double walkersPerSecond = 0;
+    double walkersPerSecond = session::SimSettings::kDefaultWalkersPerSecond;
 };
 
 class RecordDialog : public QDialog {

@@ -45,6 +45,7 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
         controls_->setMessage(tr("failed"));
         host_.showError(tr("Sweep failed"), reason);
     });
+    showGrid();  // the fields start at the session's values, not at their own
 }
 
 void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
@@ -62,11 +63,15 @@ void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
 }
 
 // The topology view's heat: each CPU's share of time waiting for i_mmap locks in the biggest
-// run of the first policy swept.
+// run of the first policy swept, at the lowest walker rate (without walkers when the sweep ran
+// them side by side).
 void ThroughputPage::showHeat(const std::vector<sim::SimResult>& runs) {
     const sim::SimResult* big = nullptr;
     for (const sim::SimResult& r : runs)
-        if (r.policy == runs.front().policy && (!big || r.copies > big->copies)) big = &r;
+        if (r.policy == runs.front().policy &&
+            (!big || r.walkersPerSecond < big->walkersPerSecond ||
+             (r.walkersPerSecond == big->walkersPerSecond && r.copies > big->copies)))
+            big = &r;
     if (!big || !heat_) return;
     std::vector<std::pair<unsigned, double>> heat;
     for (const sim::CpuResult& c : big->cpus)
@@ -79,12 +84,77 @@ void ThroughputPage::showHeat(const std::vector<sim::SimResult>& runs) {
 QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
     if (runs.empty()) return {};
     unsigned low = runs.front().copies, high = runs.front().copies;
+    std::vector<double> rates;          // ascending
+    std::vector<std::string> policies;  // in sweep order
     for (const sim::SimResult& r : runs) {
         low = std::min(low, r.copies);
         high = std::max(high, r.copies);
+        if (std::find(rates.begin(), rates.end(), r.walkersPerSecond) == rates.end())
+            rates.push_back(r.walkersPerSecond);
+        if (std::find(policies.begin(), policies.end(), r.policy) == policies.end())
+            policies.push_back(r.policy);
     }
+    std::sort(rates.begin(), rates.end());
     const QLocale loc;
+    auto seedRange = [&](const sim::SimResult& r) {
+        if (r.seedRates.size() < 2) return QString();
+        const auto [lo, hi] = std::minmax_element(r.seedRates.begin(), r.seedRates.end());
+        return tr(" (%1 seeds: %2-%3)")
+            .arg(r.seedRates.size())
+            .arg(loc.toString(*lo, 'f', 0), loc.toString(*hi, 'f', 0));
+    };
+    // No walk completed in the window: no latency to give (not a latency of 0).
+    auto walk = [&](const sim::SimResult& r) {
+        return r.walks > 0 ? tr("%1 µs").arg(loc.toString(r.walkerLatencyMeanNs / 1e3, 'f', 1))
+                           : tr("(none completed)");
+    };
+    auto find = [&](const std::string& policy, unsigned copies,
+                    double rate) -> const sim::SimResult* {
+        for (const sim::SimResult& r : runs)
+            if (r.policy == policy && r.copies == copies && r.walkersPerSecond == rate) return &r;
+        return nullptr;
+    };
     QStringList lines;
+    if (rates.size() > 1) {
+        // Side by side, compact (the plot above shows the seeds' ranges): each policy's execs/s
+        // at each rate, "without / with", and its walks' mean latency at each rate above 0; the
+        // largest copy count first, where the policies differ; memory per inode once, since it
+        // depends on the policy alone.
+        QStringList shown, memory;
+        for (double rate : rates)
+            if (rate > 0) shown << loc.toString(rate, 'f', 0);
+        for (const std::string& policy : policies)
+            for (const sim::SimResult& r : runs)
+                if (r.policy == policy) {
+                    memory << tr("%1 %2 B")
+                                  .arg(QString::fromStdString(policy))
+                                  .arg(r.memoryPerInodeBytes);
+                    break;
+                }
+        lines << (rates.front() == 0
+                      ? tr("Without / with %1 whole-file walks/s (memory per inode: %2):")
+                      : tr("With %1 whole-file walks/s (memory per inode: %2):"))
+                     .arg(shown.join(QStringLiteral(" / ")), memory.join(QStringLiteral(" · ")));
+        for (unsigned copies : {high, low}) {
+            QStringList parts;
+            for (const std::string& policy : policies) {
+                QStringList execs, walks;
+                for (double rate : rates) {
+                    const sim::SimResult* r = find(policy, copies, rate);
+                    execs << (r ? loc.toString(r->execsPerSecond, 'f', 0) : QStringLiteral("-"));
+                    if (rate > 0) walks << (r ? walk(*r) : QStringLiteral("-"));
+                }
+                parts << tr("%1 %2 execs/s, walk %3")
+                             .arg(QString::fromStdString(policy), execs.join(QStringLiteral(" / ")),
+                                  walks.join(QStringLiteral(" / ")));
+            }
+            lines << (copies == 1 ? tr("1 copy: ") : tr("%1 copies: ").arg(copies)) +
+                         parts.join(QStringLiteral(" · "));
+            if (low == high) break;
+        }
+        lines << scopeNote();
+        return lines.join(QLatin1Char('\n'));
+    }
     for (unsigned copies : {low, high}) {
         QStringList parts;
         for (const sim::SimResult& r : runs) {
@@ -92,12 +162,7 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
             QString s = QStringLiteral("%1 %2 execs/s")
                             .arg(QString::fromStdString(r.policy))
                             .arg(loc.toString(r.execsPerSecond, 'f', 0));
-            if (r.seedRates.size() > 1) {
-                const auto [lo, hi] = std::minmax_element(r.seedRates.begin(), r.seedRates.end());
-                s += tr(" (%1 seeds: %2-%3)")
-                         .arg(r.seedRates.size())
-                         .arg(loc.toString(*lo, 'f', 0), loc.toString(*hi, 'f', 0));
-            }
+            s += seedRange(r);
             if (r.walkersPerSecond > 0)
                 s += tr(", walk %1 µs").arg(loc.toString(r.walkerLatencyMeanNs / 1e3, 'f', 1));
             s += tr(", %1 B/inode").arg(r.memoryPerInodeBytes);
@@ -142,6 +207,8 @@ QString ThroughputPage::takeGrid() {
                                            session_.host().topology->pus().size()));
     s.copies = defaults ? std::vector<unsigned>{} : std::move(copies);
     s.durationMs = controls_->durationMs();
+    s.walkersPerSecond = controls_->walkersPerSecond();
+    s.walkersSideBySide = controls_->sideBySide();
     return {};
 }
 
@@ -155,6 +222,8 @@ void ThroughputPage::showGrid() {
         controls_->setCopies(copies.join(QLatin1Char(',')));
     }
     controls_->setDurationMs(static_cast<int>(s.durationMs));
+    controls_->setWalkersPerSecond(s.walkersPerSecond);
+    controls_->setSideBySide(s.walkersSideBySide);
 }
 
 void ThroughputPage::reset() {
@@ -175,7 +244,9 @@ bool ThroughputPage::startSweep() {
     const session::SimSettings& s = session_.settings();
     const auto& topo = *session_.host().topology;
     controls_->setRunning(true);
-    controls_->setProgress(0, static_cast<int>(s.policies.size() * s.copiesOn(topo).size()));
+    // One step per run: every walker rate, policy, copy count and seed.
+    controls_->setProgress(0, static_cast<int>(s.walkerRates().size() * s.policies.size() *
+                                               s.copiesOn(topo).size() * s.seeds));
     controls_->setMessage(tr("running on %1").arg(QString::fromStdString(topo.spec())));
     return sweeps_->start(topo, s);
 }

@@ -41,7 +41,9 @@ public:
     SweepController* sweeps() const { return sweeps_; }
     QLabel* summary() const { return summary_; }
 
-    // Each policy at the smallest and the largest copy count swept, as the summary line says.
+    // Each policy at the smallest and the largest copy count swept, as the summary line says;
+    // a sweep with several walker rates gives each policy's execs/s at each rate (without
+    // walkers first) and the walk latency, the largest copy count first.
     static QString summarise(const std::vector<sim::SimResult>& runs);
     static QString scopeNote();
 

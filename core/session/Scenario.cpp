@@ -119,6 +119,10 @@ public:
                             fmt(min) + ".." + fmt(max));
         return d;
     }
+    bool boolean(const QJsonValue& v, const QString& key, qsizetype keyAt) const {
+        if (!v.isBool()) fail(keyAt, "\"" + key.toStdString() + "\" must be true or false");
+        return v.toBool();
+    }
     std::uint64_t integer(const QJsonValue& v, const QString& key, qsizetype keyAt, double min,
                           double max) const {
         const double d = number(v, key, keyAt, min, max);
@@ -139,9 +143,21 @@ private:
     std::string file_;
 };
 
-const std::set<QString> kTopKeys = {"version",  "title",     "topology",         "source", "file",
-                                    "policies", "copies",    "walkersPerSecond", "recipe", "params",
-                                    "view",     "bookmarks", "durationMs",       "seed"};
+const std::set<QString> kTopKeys = {"version",
+                                    "title",
+                                    "topology",
+                                    "source",
+                                    "file",
+                                    "policies",
+                                    "copies",
+                                    "walkersPerSecond",
+                                    "walkersSideBySide",
+                                    "recipe",
+                                    "params",
+                                    "view",
+                                    "bookmarks",
+                                    "durationMs",
+                                    "seed"};
 const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs"};
 
 bool knownView(const std::string& v) {
@@ -279,6 +295,9 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     if (o.contains("walkersPerSecond"))
         s.walkersPerSecond =
             r.number(o["walkersPerSecond"], "walkersPerSecond", keyAt("walkersPerSecond"), 0, 1e7);
+    if (o.contains("walkersSideBySide"))
+        s.walkersSideBySide =
+            r.boolean(o["walkersSideBySide"], "walkersSideBySide", keyAt("walkersSideBySide"));
     if (o.contains("seed"))
         s.seed = r.integer(o["seed"], "seed", keyAt("seed"), 0, 1e15);  // exact in a double
     if (o.contains("recipe")) readRecipe(r, o["recipe"], keyAt("recipe"), baseDir, s);
@@ -329,7 +348,8 @@ std::string Scenario::toJson() const {
         o["copies"] = a;
     }
     if (durationMs > 0) o["durationMs"] = durationMs;
-    if (walkersPerSecond > 0) o["walkersPerSecond"] = walkersPerSecond;
+    if (walkersPerSecond) o["walkersPerSecond"] = *walkersPerSecond;
+    if (!walkersSideBySide) o["walkersSideBySide"] = false;
     if (seed != 1) o["seed"] = static_cast<double>(seed);
     if (!recipePath.empty()) {
         o["recipe"] = QString::fromStdString(recipePath);

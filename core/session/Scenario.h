@@ -1,6 +1,7 @@
 #pragma once
 // A workshop scenario (samples/workshops/*.json, format in docs/gui.md): what to load (topology,
-// source, file), what to sweep (policies, copies, recipe, walkers, the cost parameters that
+// source, file), what to sweep (policies, copies, recipe, walkers and whether the sweep shows
+// each policy without them too, the cost parameters that
 // differ from the defaults), which view to open, and bookmarks with captions that walk an
 // audience through it. Read with errors naming file, line and reason; saved atomically.
 
@@ -40,11 +41,16 @@ struct Scenario {
     std::string file;      // the mapped file to show ("" = the default choice)
     std::vector<std::string> policies;  // names as Policy::parse takes them
     std::vector<unsigned> copies;
-    double durationMs = 0;        // simulated time per sweep run (0 = the app's default)
-    double walkersPerSecond = 0;  // whole-file walkers
-    std::uint64_t seed = 1;       // the simulator's random seed
-    std::string recipePath;       // relative to the scenario file, or
-    std::string recipeJson;       // an embedded recipe (compact JSON); both empty = built-in
+    double durationMs = 0;  // simulated time per sweep run (0 = the app's default)
+    // Whole-file walkers per second; none: SimSettings::kDefaultWalkersPerSecond. A rate of 0
+    // is written, since it is not the default.
+    std::optional<double> walkersPerSecond;
+    // The sweep shows each policy without walkers beside the walkersPerSecond curve
+    // (SimSettings::walkersSideBySide); written only when false.
+    bool walkersSideBySide = true;
+    std::uint64_t seed = 1;  // the simulator's random seed
+    std::string recipePath;  // relative to the scenario file, or
+    std::string recipeJson;  // an embedded recipe (compact JSON); both empty = built-in
     std::map<std::string, double> params;  // by --list-params name; only those not default
     std::string view;
     std::vector<ScenarioBookmark> bookmarks;

@@ -1,6 +1,7 @@
 #include "session/SimSettings.h"
 
 #include <QFileInfo>
+#include <optional>
 
 #include "session/Scenario.h"
 #include "topology/Topology.h"
@@ -31,9 +32,15 @@ std::vector<unsigned> SimSettings::copiesOn(const topology::Topology& topology) 
     return sim::Sweep::defaultCopies(static_cast<unsigned>(topology.pus().size()));
 }
 
+std::vector<double> SimSettings::walkerRates() const {
+    if (walkersSideBySide && walkersPerSecond > 0) return {0, walkersPerSecond};
+    return {walkersPerSecond};
+}
+
 sim::SweepConfig SimSettings::sweep(const topology::Topology& topology, unsigned threads) const {
     sim::SweepConfig s;
     s.run = config(topology, {}, 1);
+    s.walkerRates = walkerRates();
     s.policies = policies;
     s.copies = copiesOn(topology);
     s.seeds = seeds;
@@ -58,7 +65,10 @@ SimSettings SimSettings::fromScenario(const Scenario& s, const std::string& scen
     out.copies = s.copies;
     if (s.durationMs > 0) out.durationMs = s.durationMs;
     out.seed = s.seed;
-    out.walkersPerSecond = s.walkersPerSecond;
+    // A scenario without walkersPerSecond runs at the default rate, as one without a parameter
+    // runs at its default.
+    out.walkersPerSecond = s.walkersPerSecond.value_or(kDefaultWalkersPerSecond);
+    out.walkersSideBySide = s.walkersSideBySide;
     for (const auto& [name, value] : s.params) {
         std::string why;
         if (!out.params.set(name, value, why)) throw ScenarioError(scenarioPath, 0, why);
@@ -80,7 +90,12 @@ void SimSettings::toScenario(Scenario& s) const {
     s.copies = copies;
     s.durationMs = durationMs;
     s.seed = seed;
-    s.walkersPerSecond = walkersPerSecond;
+    // Only a rate off the default is written (as with the parameters), so that a scenario saved
+    // at the default follows it when the default is revised.
+    s.walkersPerSecond = walkersPerSecond != kDefaultWalkersPerSecond
+                             ? std::optional<double>(walkersPerSecond)
+                             : std::nullopt;
+    s.walkersSideBySide = walkersSideBySide;
     s.recipePath = recipePath;
     s.recipeJson = recipePath.empty() ? recipeJson : std::string();
     s.params.clear();

@@ -21,13 +21,23 @@ namespace immap::session {
 struct Scenario;
 
 struct SimSettings {
-    // The sweep grid: policies outer, copy counts inner; no copy counts = Sweep::defaultCopies.
+    // The sweep grid: walker rates (walkerRates()) outermost, then policies, copy counts inner;
+    // no copy counts = Sweep::defaultCopies.
     std::vector<mapping::Policy> policies = defaultPolicies();
     std::vector<unsigned> copies;
     double durationMs = 20;  // the measured window's floor per run, after the warm-up
     std::uint64_t seed = 1;
     unsigned seeds = 3;  // per sweep point: seed, seed + 1, ... (mean and spread)
-    double walkersPerSecond = 0;
+    // Whole-file walkers (rmap walks, truncate) per second in every run. Not 0 by default: a
+    // split policy's cost is on the walkers' side, and a result without them shows only its
+    // gain.
+    // 28: libc walks/s measured on a host under memory pressure (docs/walkers.md).
+    static constexpr double kDefaultWalkersPerSecond = 28.0;
+    double walkersPerSecond = kDefaultWalkersPerSecond;
+    // The sweep runs each policy twice, without walkers and at walkersPerSecond, so that the
+    // two curves sit side by side (when walkersPerSecond is above 0). A single run (a
+    // recording, the live run, `immap simulate`) always uses walkersPerSecond.
+    bool walkersSideBySide = true;
     // The exec recipe (null: Recipe::builtinDefault()) and where it came from, for saving: an
     // absolute path, or the embedded JSON text; both empty for the built-in one.
     std::shared_ptr<const sim::Recipe> recipe;
@@ -42,8 +52,11 @@ struct SimSettings {
     sim::SimConfig config(const topology::Topology& topology, const mapping::Policy& policy,
                           unsigned copies) const;
     // The sweep over the grid, each run config()'s (the grid's copy counts, or the topology's
-    // default ones).
+    // default ones) at each of walkerRates().
     sim::SweepConfig sweep(const topology::Topology& topology, unsigned threads) const;
+    // The walker rates a sweep runs: {0, walkersPerSecond} side by side, else
+    // {walkersPerSecond}.
+    std::vector<double> walkerRates() const;
     // The grid's copy counts on `topology`.
     std::vector<unsigned> copiesOn(const topology::Topology& topology) const;
 

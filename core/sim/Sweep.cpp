@@ -12,14 +12,24 @@
 
 namespace immap::sim {
 
+std::vector<double> SweepConfig::rates() const {
+    return walkerRates.empty() ? std::vector<double>{run.walkersPerSecond} : walkerRates;
+}
+
+std::size_t SweepConfig::gridSize() const {
+    return rates().size() * policies.size() * copies.size();
+}
+
 void Sweep::check(const SweepConfig& config) {
-    for (const mapping::Policy& p : config.policies)
-        for (unsigned n : config.copies) {
-            SimConfig c = config.run;
-            c.policy = p;
-            c.copies = n;
-            Simulator::checkConfig(c);
-        }
+    for (double rate : config.rates())
+        for (const mapping::Policy& p : config.policies)
+            for (unsigned n : config.copies) {
+                SimConfig c = config.run;
+                c.walkersPerSecond = rate;
+                c.policy = p;
+                c.copies = n;
+                Simulator::checkConfig(c);
+            }
 }
 
 std::vector<SimResult> Sweep::run(const SweepConfig& config,
@@ -27,6 +37,7 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
                                   const std::atomic<bool>* cancel) {
     struct Job {
         std::size_t slot;
+        double walkersPerSecond;
         mapping::Policy policy;
         unsigned copies;
         unsigned seed;  // 0 .. seeds - 1
@@ -34,15 +45,17 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
     const unsigned seeds = std::max(1u, config.seeds);
     std::vector<Job> jobs;
     std::size_t point = 0;
-    for (const mapping::Policy& p : config.policies)
-        for (unsigned c : config.copies) {
-            const bool chosen = !config.points || std::binary_search(config.points->begin(),
-                                                                     config.points->end(), point);
-            ++point;
-            if (!chosen) continue;
-            for (unsigned s = 0; s < seeds; ++s)
-                jobs.push_back({jobs.size(), p, c, s});
-        }
+    for (double rate : config.rates())
+        for (const mapping::Policy& p : config.policies)
+            for (unsigned c : config.copies) {
+                const bool chosen =
+                    !config.points ||
+                    std::binary_search(config.points->begin(), config.points->end(), point);
+                ++point;
+                if (!chosen) continue;
+                for (unsigned s = 0; s < seeds; ++s)
+                    jobs.push_back({jobs.size(), rate, p, c, s});
+            }
     // Big runs first, so that the last one to finish is a short one.
     std::stable_sort(jobs.begin(), jobs.end(),
                      [](const Job& a, const Job& b) { return a.copies > b.copies; });
@@ -59,6 +72,7 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
             if (i >= jobs.size()) return;
             try {
                 SimConfig c = config.run;
+                c.walkersPerSecond = jobs[i].walkersPerSecond;
                 c.policy = jobs[i].policy;
                 c.copies = jobs[i].copies;
                 c.seed += jobs[i].seed;

@@ -1,6 +1,6 @@
 #pragma once
-// The throughput sweep: every (policy, copies) pair of a grid simulated with the same seeds,
-// recipe and parameters, spread over worker threads (each run is independent and
+// The throughput sweep: every (walker rate, policy, copies) point of a grid simulated with the
+// same seeds, recipe and parameters, spread over worker threads (each run is independent and
 // deterministic, so the results do not depend on the thread count). Each point runs `seeds`
 // seeds (run.seed, run.seed + 1, ...), as UnixBench runs each test several times: the point's
 // execs/s is their mean and its spread their range.
@@ -18,22 +18,32 @@
 namespace immap::sim {
 
 struct SweepConfig {
-    SimConfig run;  // every run's configuration; the grid sets its policy and copies
+    SimConfig run;  // every run's configuration; the grid sets its walkers, policy and copies
+    // Whole-file walkers per second, each a slice of the grid, so that a policy is seen with and
+    // without walkers side by side (SimSettings gives {0, rate}). Empty: run.walkersPerSecond
+    // alone, a grid of one slice as before there were several.
+    std::vector<double> walkerRates;
     std::vector<mapping::Policy> policies;
     std::vector<unsigned> copies;
     unsigned seeds = 1;
     unsigned threads = 2;
-    // The grid points to run, as sorted indices in grid order (policies outer, copies inner);
-    // none given: all of them. A shard's (SweepShard::points), which may be empty.
+    // The grid points to run, as sorted indices in grid order (walker rates outermost, then
+    // policies, copies inner); none given: all of them. A shard's (SweepShard::points), which
+    // may be empty.
     std::optional<std::vector<std::size_t>> points;
+
+    // The walker rates the grid runs: walkerRates, or run.walkersPerSecond when it is empty.
+    std::vector<double> rates() const;
+    // The number of points in the grid: rates x policies x copies.
+    std::size_t gridSize() const;
 };
 
 class Sweep {
 public:
     // Throws what Simulator::checkConfig throws for any run of the grid, before one starts.
     static void check(const SweepConfig& config);
-    // Results in grid order: policies outer, copies inner; one per point (of config.points, if
-    // any), its first seed's run
+    // Results in grid order: walker rates outermost, then policies, copies inner; one per point
+    // (of config.points, if any), its first seed's run
     // with execsPerSecond the seeds' mean and seedRates each seed's. `progress(done, total)` is
     // called from the worker threads after each run. When `cancel` becomes true, runs not yet
     // started are skipped and the function returns an empty vector.
@@ -51,7 +61,8 @@ public:
     // 1, 2, 4, ... below the PU count, then the PU count: the default copy counts of a machine.
     static std::vector<unsigned> defaultCopies(unsigned pus);
 
-    // r's throughput over single's at the same copy count in `runs`; 0 when single is absent.
+    // r's throughput over single's at the same copy count and walker rate in `runs`; 0 when
+    // that single run is absent.
     static double speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r);
     // The busiest lock's utilisation in a run.
     static double maxUtilisation(const SimResult& r);

@@ -14,6 +14,7 @@ SweepRow SweepRow::of(const SimResult& r) {
     row.summary = QJsonDocument::fromJson(QByteArray::fromStdString(r.toJson(false))).object();
     row.policy = r.policy;
     row.copies = r.copies;
+    row.walkersPerSecond = r.walkersPerSecond;
     row.execsPerSecond = r.execsPerSecond;
     row.seedRates = r.seedRates;
     row.seed = r.seed;
@@ -31,6 +32,7 @@ QJsonObject SweepRow::toJson() const {
     return {{"summary", summary},
             {"policy", QString::fromStdString(policy)},
             {"copies", static_cast<double>(copies)},
+            {"walkers_per_s", walkersPerSecond},
             {"execs_per_s", execsPerSecond},
             {"seed_rates", rates},
             {"seed", QString::number(seed)},  // a string: JSON numbers lose 64-bit precision
@@ -42,8 +44,8 @@ QJsonObject SweepRow::toJson() const {
 
 bool SweepRow::fromJson(const QJsonObject& o, SweepRow& out, std::string& error) {
     for (const char* key :
-         {"execs_per_s", "copies", "walker_latency_mean_ns", "walker_latency_p99_ns",
-          "memory_per_inode_bytes", "max_lock_utilisation"})
+         {"execs_per_s", "copies", "walkers_per_s", "walker_latency_mean_ns",
+          "walker_latency_p99_ns", "memory_per_inode_bytes", "max_lock_utilisation"})
         if (!o[key].isDouble()) {
             error = std::string("a point's \"") + key + "\" is missing or not a number";
             return false;
@@ -63,6 +65,7 @@ bool SweepRow::fromJson(const QJsonObject& o, SweepRow& out, std::string& error)
     out.summary = o["summary"].toObject();
     out.policy = o["policy"].toString().toStdString();
     out.copies = static_cast<unsigned>(copies);
+    out.walkersPerSecond = o["walkers_per_s"].toDouble();
     out.execsPerSecond = o["execs_per_s"].toDouble();
     out.seedRates.clear();
     for (const QJsonValue v : o["seed_rates"].toArray()) {
@@ -95,9 +98,11 @@ std::string SweepRow::toJson(const std::vector<SweepRow>& rows) {
 std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
     std::ostringstream out;
     out.precision(10);
+    // walkers_per_s is last so that readers that take the older columns by position keep
+    // working; with it, (policy, copies, walkers_per_s) names a point.
     out << "policy,copies,execs_per_s,speedup_vs_single,max_lock_utilisation,"
            "walker_latency_mean_ns,walker_latency_p99_ns,memory_per_inode_bytes,seed,"
-           "seeds,execs_per_s_min,execs_per_s_max\n";
+           "seeds,execs_per_s_min,execs_per_s_max,walkers_per_s\n";
     for (const SweepRow& r : rows) {
         const auto [lo, hi] =
             r.seedRates.empty()
@@ -108,7 +113,7 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
             << speedupOverSingle(rows, r) << ',' << r.maxUtilisation << ',' << r.walkerLatencyMeanNs
             << ',' << r.walkerLatencyP99Ns << ',' << static_cast<std::size_t>(r.memoryPerInodeBytes)
             << ',' << r.seed << ',' << std::max<std::size_t>(1, r.seedRates.size()) << ',' << lo
-            << ',' << hi << '\n';
+            << ',' << hi << ',' << r.walkersPerSecond << '\n';
     }
     return out.str();
 }

@@ -13,6 +13,9 @@ namespace immap::sim {
 namespace {
 
 constexpr const char* kFormat = "immap-sweep-part";
+// 2: the grid has a walker-rate dimension ("walker_rates" in the identity, "walkers_per_s" in
+// each row). A version-1 part is refused by name rather than merged on a wrong grid.
+constexpr int kVersion = 2;
 
 bool number(std::string_view text, unsigned& out) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -33,8 +36,10 @@ bool SweepShard::parse(std::string_view text, unsigned& k, unsigned& n, std::str
 }
 
 std::vector<std::size_t> SweepShard::points(const SweepConfig& config, unsigned k, unsigned n) {
+    // Copies are the innermost dimension of the grid (walker rates, policies, copies), so a
+    // point's copy count is its index modulo their number.
     const std::size_t perPolicy = config.copies.size();
-    std::vector<std::size_t> order(config.policies.size() * perPolicy);
+    std::vector<std::size_t> order(config.gridSize());
     std::iota(order.begin(), order.end(), 0);
     // Largest copy counts first: the costly points are dealt out before the cheap ones.
     std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -48,7 +53,9 @@ std::vector<std::size_t> SweepShard::points(const SweepConfig& config, unsigned 
 }
 
 QJsonObject SweepShard::identity(const SweepConfig& config, const std::string& recipe) {
-    QJsonArray policies, copies;
+    QJsonArray rates, policies, copies;
+    for (double r : config.rates())
+        rates.append(r);
     for (const mapping::Policy& p : config.policies)
         policies.append(QString::fromStdString(p.name()));
     for (unsigned c : config.copies)
@@ -63,7 +70,9 @@ QJsonObject SweepShard::identity(const SweepConfig& config, const std::string& r
             {"seeds", static_cast<double>(config.seeds)},
             {"seed", QString::number(r.seed)},
             {"duration_ms", r.durationMs},
-            {"walkers_per_s", r.walkersPerSecond},
+            // The rates the grid runs, not run.walkersPerSecond: with walkerRates given, that
+            // one runs nowhere and must not tell two equal sweeps apart.
+            {"walker_rates", rates},
             {"recipe", QString::fromStdString(recipe)},
             {"params", params}};
 }
@@ -76,7 +85,7 @@ std::string SweepShard::part(const QJsonObject& identity, unsigned k, unsigned n
         out.append(
             QJsonObject{{"index", static_cast<double>(points[i])}, {"row", rows[i].toJson()}});
     const QJsonObject root{{"format", kFormat},
-                           {"version", 1},
+                           {"version", kVersion},
                            {"shard", static_cast<double>(k)},
                            {"of", static_cast<double>(n)},
                            {"sweep", identity},
@@ -106,8 +115,12 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
             return fail("not JSON (" + pe.errorString().toStdString() + " at byte " +
                         std::to_string(pe.offset) + ")");
         const QJsonObject o = doc.object();
-        if (o["format"].toString() != kFormat || o["version"].toInt() != 1)
-            return fail("not an immap sweep part (format \"immap-sweep-part\", version 1)");
+        if (o["format"].toString() != kFormat)
+            return fail("not an immap sweep part (format \"immap-sweep-part\")");
+        if (o["version"].toInt() != kVersion)
+            return fail("is a part of version " + std::to_string(o["version"].toInt()) +
+                        "; this immap merges version " + std::to_string(kVersion) +
+                        " (run every shard with the same immap)");
         const double k = o["shard"].toDouble(), n = o["of"].toDouble();
         if (n < 1 || n > kMaxShards || n != static_cast<unsigned>(n) || k < 1 || k > n ||
             k != static_cast<unsigned>(k) || !o["sweep"].isObject() || !o["points"].isArray())
@@ -116,8 +129,12 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
             of = static_cast<unsigned>(n);
             sweep = o["sweep"].toObject();
             shardFrom.assign(of, "");
-            const std::size_t grid = static_cast<std::size_t>(sweep["policies"].toArray().size()) *
-                                     static_cast<std::size_t>(sweep["copies"].toArray().size());
+            if (sweep["walker_rates"].toArray().isEmpty())
+                return fail("its sweep has no walker_rates (a list of at least one rate)");
+            const std::size_t grid =
+                static_cast<std::size_t>(sweep["walker_rates"].toArray().size()) *
+                static_cast<std::size_t>(sweep["policies"].toArray().size()) *
+                static_cast<std::size_t>(sweep["copies"].toArray().size());
             byIndex.assign(grid, {});
             have.assign(grid, false);
         } else if (static_cast<unsigned>(n) != of) {
@@ -144,6 +161,25 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
             if (have[i]) return fail("point " + std::to_string(i) + " is given twice");
             std::string why;
             if (!SweepRow::fromJson(pt["row"].toObject(), byIndex[i], why)) return fail(why);
+            // The row must be the grid's point at its index (walker rates outermost, then
+            // policies, copies inner): a row filed under the wrong index would be merged into
+            // the wrong curve without a word.
+            const QJsonArray rates = sweep["walker_rates"].toArray();
+            const QJsonArray policies = sweep["policies"].toArray();
+            const QJsonArray copies = sweep["copies"].toArray();
+            const SweepRow& row = byIndex[i];
+            const auto nc = static_cast<std::size_t>(copies.size());
+            const auto np = static_cast<std::size_t>(policies.size());
+            const auto at = [](const QJsonArray& a, std::size_t j) {
+                return a[static_cast<qsizetype>(j)];
+            };
+            if (row.copies != at(copies, i % nc).toDouble() ||
+                row.policy != at(policies, i / nc % np).toString().toStdString() ||
+                row.walkersPerSecond != at(rates, i / nc / np).toDouble())
+                return fail("point " + std::to_string(i) + " is " + row.policy + " at " +
+                            std::to_string(row.copies) + " copies and " +
+                            QString::number(row.walkersPerSecond).toStdString() +
+                            " walks/s, not the grid's point there");
             have[i] = true;
         }
     }

@@ -2,10 +2,11 @@
 // A sweep cut into N shards that run anywhere (a Slurm job array, GNU parallel over ssh) and a
 // merge that joins their parts into exactly what one run writes (docs/sharding.md).
 //
-// Shard K of N runs a fixed slice of the grid: the points sorted by copy count, largest first
-// (the costly ones), dealt round robin, so that the shards get like shares of the work. Its part
-// file holds the sweep's identity (machine, grid, seeds, window, walkers, recipe, every
-// parameter), K and N, and each of its points as a SweepRow with its grid index. The merge
+// Shard K of N runs a fixed slice of the grid (walker rates x policies x copies): the points
+// sorted by copy count, largest first (the costly ones), dealt round robin, so that the shards
+// get like shares of the work. Its part file holds the sweep's identity (machine, grid with its
+// walker rates, seeds, window, recipe, every parameter), K and N, and each of its points as a
+// SweepRow with its grid index. The merge
 // refuses parts of different sweeps, a shard given twice or missing, and anything malformed.
 
 #include <QJsonObject>
@@ -29,7 +30,8 @@ public:
 
     // "K/N" with 1 <= K <= N <= kMaxShards; false with the reason otherwise.
     static bool parse(std::string_view text, unsigned& k, unsigned& n, std::string& error);
-    // The grid indices (policies outer, copies inner) shard k of n runs, in grid order.
+    // The grid indices (walker rates outermost, then policies, copies inner) shard k of n runs,
+    // in grid order.
     static std::vector<std::size_t> points(const SweepConfig& config, unsigned k, unsigned n);
     // What makes two shards parts of one sweep. `recipe` names the recipe beyond its own name
     // (its file's path or its JSON text; empty for the built-in one).

@@ -1,11 +1,16 @@
 // The throughput view holds exactly the sweep's values (and speedups computed from them),
 // marks the proposal's claims only on a 384-PU machine, and exports PNG, PDF and CSV; the PNG
-// shows each policy's colour.
+// shows each policy's colour. A sweep with walkers side by side has two curves per policy, the
+// walker one dashed in the same colour, its speedups over single at its own rate, named by its
+// rate in the legend (which stays off the plot at 1280x720) and on hover; its CSV has the rate.
 #include <qcustomplot.h>
+#include <QApplication>
 #include <QFile>
 #include <QImage>
+#include <QMouseEvent>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 
 #include "Suites.h"
 #include "views/ThroughputView.h"
@@ -20,6 +25,29 @@ sim::SimResult run(const char* policy, unsigned copies, double execs) {
     r.copies = copies;
     r.execsPerSecond = execs;
     return r;
+}
+
+sim::SimResult run(const char* policy, unsigned copies, double execs, double walkers,
+                   double walkNs) {
+    sim::SimResult r = run(policy, copies, execs);
+    r.walkersPerSecond = walkers;
+    r.walkerLatencyMeanNs = walkNs;
+    r.walks = walkers > 0 ? 10 : 0;
+    return r;
+}
+
+// Two policies without walkers and at 100 walks/s. The walkers cost single more than
+// split-locks, so split-locks' speedup at 100 walks/s (over single at 100 walks/s) differs from
+// its speedup over single without walkers: a view comparing the wrong curves shows the wrong one.
+std::vector<sim::SimResult> sideBySide() {
+    return {run("single", 1, 1000, 0, 0),
+            run("single", 16, 12000, 0, 0),
+            run("split-locks", 1, 1100, 0, 0),
+            run("split-locks", 16, 24000, 0, 0),
+            run("single", 16, 8000, 100, 2'008'000),
+            run("single", 1, 990, 100, 71'000),
+            run("split-locks", 1, 1080, 100, 73'800),
+            run("split-locks", 16, 20000, 100, 340'900)};
 }
 
 std::vector<sim::SimResult> sweep() {
@@ -56,6 +84,122 @@ private slots:
         QVERIFY(!v.claimsShown());
         QCOMPARE(v.plot()->itemCount(), 0);
         QVERIFY(!v.throughputGraph("sharded:32"));
+    }
+
+    void walkerCurvesSideBySide() {
+        views::ThroughputView v;
+        v.resize(1280, 720);
+        v.setRuns(sideBySide(), "test", 16);
+        for (const char* policy : {"single", "split-locks"}) {
+            QCPGraph* without = v.throughputGraph(policy);
+            QCPGraph* with = v.throughputGraph(policy, 100);
+            QVERIFY(without && with && without != with);
+            QCOMPARE(v.throughputGraph(policy, 0), without);
+            // The same colour; solid without walkers, dashed with them, in both panes.
+            const QColor c = views::ThroughputView::policyColor(policy);
+            for (QCPGraph* g : {without, v.speedupGraph(policy)}) {
+                QCOMPARE(g->pen().color(), c);
+                QCOMPARE(g->pen().style(), Qt::SolidLine);
+            }
+            for (QCPGraph* g : {with, v.speedupGraph(policy, 100)}) {
+                QCOMPARE(g->pen().color(), c);
+                QCOMPARE(g->pen().style(), Qt::DashLine);
+            }
+            QCOMPARE(without->name(), QString(policy));
+            QCOMPARE(with->name(), QString(policy) + ", 100 walks/s");
+        }
+        QVERIFY(!v.throughputGraph("single", 50));
+        // Each curve holds its own points, sorted by copies.
+        const auto points = [](QCPGraph* g) {
+            std::vector<std::pair<double, double>> out;
+            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+                out.push_back({it->key, it->value});
+            return out;
+        };
+        using P = std::vector<std::pair<double, double>>;
+        QCOMPARE(points(v.throughputGraph("single")), (P{{1, 1000}, {16, 12000}}));
+        QCOMPARE(points(v.throughputGraph("single", 100)), (P{{1, 990}, {16, 8000}}));
+        QCOMPARE(points(v.throughputGraph("split-locks", 100)), (P{{1, 1080}, {16, 20000}}));
+        // Speedups over single at the same rate: 24,000 / 12,000 without walkers, 20,000 / 8,000
+        // with (not 20,000 / 12,000).
+        QCOMPARE(points(v.speedupGraph("split-locks")), (P{{1, 1.1}, {16, 2.0}}));
+        QCOMPARE(points(v.speedupGraph("split-locks", 100)), (P{{1, 1080.0 / 990}, {16, 2.5}}));
+        QCOMPARE(points(v.speedupGraph("single", 100)), (P{{1, 1.0}, {16, 1.0}}));
+
+        // The legend: one entry per curve, outside both plot areas at 1280x720.
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QCOMPARE(v.plot()->size(), QSize(1280, 720));
+        v.plot()->replot();
+        QCPLegend* legend = nullptr;
+        for (QCPLayoutElement* e : v.plot()->plotLayout()->elements(true))
+            if (auto* l = qobject_cast<QCPLegend*>(e)) legend = l;
+        QVERIFY(legend);
+        QCOMPARE(legend->itemCount(), 4);
+        QVERIFY(legend->outerRect().height() > 0);
+        for (QCPAxisRect* r : v.plot()->axisRects())
+            QVERIFY2(!legend->outerRect().intersects(r->rect()),
+                     qPrintable(QString("legend %1,%2 %3x%4")
+                                    .arg(legend->outerRect().x())
+                                    .arg(legend->outerRect().y())
+                                    .arg(legend->outerRect().width())
+                                    .arg(legend->outerRect().height())));
+        QVERIFY(legend->outerRect().width() < 1280 / 2);  // compact, not spread across
+    }
+
+    // Hovering a point of the walker curve names its rate (and walk latency); the walker-free
+    // point says "no walkers".
+    void hoverSaysTheRate() {
+        views::ThroughputView v;
+        v.resize(1280, 720);
+        v.show();
+        v.setRuns(sideBySide(), "test", 16);
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.plot()->replot();
+        const auto hover = [&](QCPGraph* g, double key, double value) {
+            const QPointF at = g->coordsToPixels(key, value);
+            QMouseEvent move(QEvent::MouseMove, at, v.plot()->mapToGlobal(at), Qt::NoButton,
+                             Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(v.plot(), &move);
+            return QToolTip::text();
+        };
+        const QString with = hover(v.throughputGraph("split-locks", 100), 16, 20000);
+        QVERIFY2(with.startsWith("split-locks, 100 walks/s, 16 copies: 20") &&
+                     with.contains("execs/s") && with.contains("walk 340.9 µs"),
+                 qPrintable(with));
+        const QString without = hover(v.throughputGraph("split-locks"), 16, 24000);
+        QVERIFY2(without.startsWith("split-locks, no walkers, 16 copies: 24"), qPrintable(without));
+        const QString speed = hover(v.speedupGraph("split-locks", 100), 16, 2.5);
+        QVERIFY2(speed.contains("2.50x single at 100 walks/s"), qPrintable(speed));
+    }
+
+    // One rate only (side by side off): its curves are the walker ones; no walker-free graph.
+    void oneWalkerRateAlone() {
+        std::vector<sim::SimResult> runs;
+        for (const sim::SimResult& r : sideBySide())
+            if (r.walkersPerSecond > 0) runs.push_back(r);
+        views::ThroughputView v;
+        v.setRuns(runs, "test", 16);
+        QVERIFY(!v.throughputGraph("single"));
+        QVERIFY(v.throughputGraph("single", 100));
+        QCOMPARE(v.throughputGraph("split-locks", 100)->pen().style(), Qt::DashLine);
+        QCOMPARE(v.speedupGraph("split-locks", 100)->data()->at(1)->value, 2.5);
+    }
+
+    void csvHasTheWalkerRate() {
+        QTemporaryDir dir;
+        views::ThroughputView v;
+        v.setRuns(sideBySide(), "test", 16);
+        QString error;
+        QVERIFY(v.exportCsv(dir.filePath("t.csv"), error));
+        QFile csv(dir.filePath("t.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 9);
+        QVERIFY(lines[0].endsWith(",walkers_per_s"));
+        // split-locks at 16 copies and 100 walks/s: 20,000 execs/s, 2.5x single at 100 walks/s.
+        QVERIFY2(lines[8].startsWith("split-locks,16,20000,2.5,") && lines[8].endsWith(",100"),
+                 lines[8].constData());
     }
 
     void exportsWriteFiles() {

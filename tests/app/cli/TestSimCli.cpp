@@ -11,6 +11,8 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
+#include <map>
 
 #include "CliRun.h"
 #include "Suites.h"
@@ -102,12 +104,13 @@ private slots:
         QVERIFY(missing.err.contains("none.json"));
     }
 
+    // Without walkers (--walkers 0): one slice, policies outer, copies inner.
     void sweepJsonAndCsv() {
         QTemporaryDir dir;
         const QString csv = dir.filePath("sweep.csv");
         const auto r =
             runImmap({"sweep", "--topology", kTopo, "--policies", "single,split-trees", "--copies",
-                      "1,16", "--duration-ms", "10", "--json", "--csv", csv});
+                      "1,16", "--duration-ms", "10", "--walkers", "0", "--json", "--csv", csv});
         QCOMPARE(r.status, 0);
         const QJsonArray runs = json(r.out)["runs"].toArray();
         QCOMPARE(runs.size(), 4);
@@ -120,6 +123,72 @@ private slots:
         QCOMPARE(lines.size(), 5);
         QVERIFY(lines[0].startsWith("policy,copies,execs_per_s"));
         QVERIFY(lines[4].startsWith("split-trees,16,"));
+    }
+
+    // By default each point runs without walkers and at the default rate (SimSettings): the
+    // walker-free slice first; each speedup over single at the same copies and rate, checked
+    // against the printed execs/s; the CSV's last column is the rate. --no-side-by-side runs
+    // the rate alone.
+    void sweepShowsWalkersSideBySide() {
+        QTemporaryDir dir;
+        const QString csv = dir.filePath("sweep.csv");
+        const QStringList grid = {
+            "sweep",    "--topology", kTopo,           "--policies", "single,split-locks",
+            "--copies", "1,64",       "--duration-ms", "5",          "--seeds",
+            "1"};
+        const auto r = runImmap(grid + QStringList{"--walkers", "1000", "--json", "--csv", csv});
+        QCOMPARE(r.status, 0);
+        const QJsonArray runs = json(r.out)["runs"].toArray();
+        QCOMPARE(runs.size(), 8);
+        std::map<std::pair<int, double>, double> single;  // (copies, rate) -> execs/s
+        for (qsizetype i = 0; i < runs.size(); ++i) {
+            const QJsonObject o = runs[i].toObject();
+            QCOMPARE(o["walkers_per_s"].toDouble(), i < 4 ? 0.0 : 1000.0);
+            QCOMPARE(o["policy"].toString(), QString(i % 4 < 2 ? "single" : "split-locks"));
+            QCOMPARE(o["copies"].toInt(), i % 2 ? 64 : 1);
+            QCOMPARE(o["walks"].toDouble() > 0, i >= 4);
+            if (i % 4 < 2)
+                single[{o["copies"].toInt(), o["walkers_per_s"].toDouble()}] =
+                    o["execs_per_s"].toDouble();
+        }
+        for (const QJsonValue v : runs) {
+            const QJsonObject o = v.toObject();
+            const double want = o["execs_per_s"].toDouble() /
+                                single.at({o["copies"].toInt(), o["walkers_per_s"].toDouble()});
+            QVERIFY(std::abs(o["speedup_vs_single"].toDouble() - want) <= 1e-12 * want);
+        }
+        QFile f(csv);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = f.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 9);
+        QVERIFY(lines[0].endsWith(",walkers_per_s"));
+        QVERIFY(lines[1].startsWith("single,1,") && lines[1].endsWith(",0"));
+        QVERIFY(lines[8].startsWith("split-locks,64,") && lines[8].endsWith(",1000"));
+
+        // The text table says the rate and the walk latency of each line.
+        const auto text = runImmap(grid + QStringList{"--walkers", "1000"});
+        QCOMPARE(text.status, 0);
+        const QList<QByteArray> rows = text.out.trimmed().split('\n');
+        QCOMPARE(rows.size(), 9);
+        QVERIFY2(rows[0].contains("walks/s") && rows[0].contains("walk mean"), rows[0].data());
+        QVERIFY2(
+            rows[8].contains(" 1,000 ") && (rows[8].endsWith(" µs") || rows[8].endsWith(" ms")),
+            rows[8].data());
+        QVERIFY2(rows[1].trimmed().endsWith(" -"), rows[1].data());
+
+        const auto alone =
+            runImmap(grid + QStringList{"--walkers", "1000", "--no-side-by-side", "--json"});
+        QCOMPARE(alone.status, 0);
+        const QJsonArray only = json(alone.out)["runs"].toArray();
+        QCOMPARE(only.size(), 4);
+        for (const QJsonValue v : only)
+            QCOMPARE(v.toObject()["walkers_per_s"].toDouble(), 1000.0);
+        // And with no --walkers at all, the default rate beside none.
+        const auto byDefault = runImmap(grid + QStringList{"--json"});
+        const QJsonArray both = json(byDefault.out)["runs"].toArray();
+        QCOMPARE(both.size(), 8);
+        QCOMPARE(both[0].toObject()["walkers_per_s"].toDouble(), 0.0);
+        QVERIFY(both[7].toObject()["walkers_per_s"].toDouble() > 0);
     }
 
     void sweepPngRendersThePlot() {

@@ -62,7 +62,11 @@ private slots:
         QCOMPARE(defaults.copies, 384);  // the grid's largest count on the 12-node default
         QCOMPARE(defaults.durationMs, 20.0);
         QCOMPARE(defaults.seed, quint64{1});
+        // The session's walker rate: a recording is one run, at the rate (not side by side).
+        QCOMPARE(defaults.walkersPerSecond, session::SimSettings::kDefaultWalkersPerSecond);
         gui::RecordDialog d({"single", "split-trees", "split-locks"}, defaults);
+        QCOMPARE(d.findChild<QDoubleSpinBox*>("walkers")->value(),
+                 session::SimSettings::kDefaultWalkersPerSecond);
         QCOMPARE(d.findChild<QComboBox*>("policy")->currentText(), QStringLiteral("single"));
         QCOMPARE(d.findChild<QSpinBox*>("copies")->value(), 384);
         QCOMPARE(d.findChild<QDoubleSpinBox*>("duration")->value(), 20.0);

@@ -168,19 +168,20 @@ private slots:
         const test::CliResult sweep = test::runImmap({"sweep", "--scenario", scenario, "--json"});
         QVERIFY2(sweep.status == 0, sweep.err.constData());
         const QJsonArray cliRuns = test::json(sweep.out)["runs"].toArray();
-        QCOMPARE(runs.size(), std::size_t{4});
-        QCOMPARE(cliRuns.size(), qsizetype{4});
+        // Each policy without walkers, then at the scenario's rate (side by side, the default).
+        QCOMPARE(runs.size(), std::size_t{8});
+        QCOMPARE(cliRuns.size(), qsizetype{8});
         const std::vector<std::pair<std::string, unsigned>> grid = {
             {"single", 2}, {"single", 4}, {"split-locks", 2}, {"split-locks", 4}};
         for (std::size_t i = 0; i < runs.size(); ++i) {
             const sim::SimResult& r = runs[i];
             const QJsonObject c = cliRuns[static_cast<qsizetype>(i)].toObject();
-            QCOMPARE(r.policy, grid[i].first);
-            QCOMPARE(r.copies, grid[i].second);
+            QCOMPARE(r.policy, grid[i % 4].first);
+            QCOMPARE(r.copies, grid[i % 4].second);
             QCOMPARE(r.topology, std::string(kTopology));
             QCOMPARE(r.recipe, std::string(kRecipeName));
             QCOMPARE(r.seed, kSeed);
-            QCOMPARE(r.walkersPerSecond, kWalkers);
+            QCOMPARE(r.walkersPerSecond, i < 4 ? 0.0 : kWalkers);
             // At least the scenario's duration, then until every copy did window_execs.
             QVERIFY(r.durationMs >= kDurationMs);
             QVERIFY(r.execsPerCopyMin >= r.params.windowExecs);
@@ -196,9 +197,10 @@ private slots:
             QCOMPARE(static_cast<std::uint64_t>(c["walks"].toDouble()), r.walks);
             QCOMPARE(static_cast<std::uint64_t>(c["lock_holds"].toDouble()), r.lockHolds);
         }
-        // The recording is the sweep's split-locks x 4 run: the same execs.
+        // The recording is the sweep's split-locks x 4 run at the scenario's rate: the same
+        // execs.
         const QJsonObject simRun = test::json(sim.out);
-        QCOMPARE(static_cast<std::uint64_t>(simRun["execs"].toDouble()), runs[3].execs);
+        QCOMPARE(static_cast<std::uint64_t>(simRun["execs"].toDouble()), runs[7].execs);
     }
 
     // What the controls change goes into the session, and a save writes the session.

@@ -1,7 +1,8 @@
 // The window's throughput tab: Run sweeps the loaded topology in the background (the window
 // keeps processing events), the plot then holds exactly what core/sim's Sweep gives for the
-// same grid, Cancel stops a sweep, bad lists give a dialog, and --screenshot --view throughput
-// renders the plot.
+// same grid, by default each policy without walkers and at the default rate side by side (the
+// walker fields feed the sweep), the summary line gives both with the walk latency, Cancel stops
+// a sweep, bad lists give a dialog, and --screenshot --view throughput renders the plot.
 #include <qcustomplot.h>
 #include <QElapsedTimer>
 #include <QImage>
@@ -13,11 +14,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLocale>
 #include <cmath>
 
 #include "MainWindow.h"
 #include "Suites.h"
+#include "ThroughputPage.h"
 #include "sim/Sweep.h"
 
 using namespace immap;
@@ -41,14 +46,19 @@ private slots:
         QVERIFY(!w.sweepControls()->runButton()->isEnabled());
         QVERIFY(w.sweepControls()->cancelButton()->isEnabled());
         QVERIFY(done.wait(60000));
-        // 6 points, each over the session's seeds (3): one progress step per run.
-        const int runsDone = 6 * static_cast<int>(w.session().settings().seeds);
-        QCOMPARE(runsDone, 18);
+        // 6 points without walkers and 6 with them, each over the session's seeds (3): one
+        // progress step per run.
+        const int runsDone = 12 * static_cast<int>(w.session().settings().seeds);
+        QCOMPARE(runsDone, 36);
         QCOMPARE(progress.count(), runsDone);
         QCOMPARE(w.sweepControls()->progress()->value(), runsDone);
+        QCOMPARE(w.sweepControls()->progress()->maximum(), runsDone);
         QVERIFY(w.sweepControls()->runButton()->isEnabled());
 
-        // The same grid straight from core/sim.
+        // The same grid straight from core/sim, without walkers and at the default rate.
+        const double rate = session::SimSettings::kDefaultWalkersPerSecond;
+        QCOMPARE(w.sweepControls()->walkersPerSecond(), rate);
+        QVERIFY(w.sweepControls()->sideBySide());
         sim::SweepConfig c;
         std::string error;
         QVERIFY(sim::Sweep::parsePolicies("single,split-locks", c.policies, error));
@@ -56,16 +66,98 @@ private slots:
         c.run.topology = w.session().host().topology.get();
         c.run.durationMs = 10;
         c.seeds = 3;
+        c.walkerRates = {0, rate};
         const auto runs = sim::Sweep::run(c);
+        QCOMPARE(runs.size(), std::size_t{12});
         for (const sim::SimResult& r : runs) {
-            QCPGraph* g = w.throughputView()->throughputGraph(QString::fromStdString(r.policy));
+            QCPGraph* g = w.throughputView()->throughputGraph(QString::fromStdString(r.policy),
+                                                              r.walkersPerSecond);
             QVERIFY(g);
             bool found = false;
             for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
                 if (it->key == r.copies) found = it->value == r.execsPerSecond;
             QVERIFY2(found, r.policy.c_str());
         }
+        QCOMPARE(w.throughputView()->throughputGraph("split-locks", rate)->pen().style(),
+                 Qt::DashLine);
         QVERIFY(w.throughputView()->claimsShown());  // the default machine has 384 PUs
+        // The summary: at 64 copies, each policy without walkers and with them, and the walk.
+        const QString summary = w.throughputPage()->summary()->text();
+        for (const sim::SimResult& r : runs)
+            if (r.copies == 64) {
+                const QString execs = QLocale().toString(r.execsPerSecond, 'f', 0);
+                QVERIFY2(summary.contains(execs), qPrintable(execs + " not in: " + summary));
+            }
+    }
+
+    // The walker fields feed the sweep: 0 walks/s runs one slice, without walkers.
+    void walkerFieldsFeedTheSweep() {
+        gui::MainWindow w(false);
+        w.loadDefault();
+        w.sweepControls()->setPolicies("single");
+        w.sweepControls()->setCopies("1");
+        w.sweepControls()->setDurationMs(5);
+        w.sweepControls()->walkersField()->setValue(0);
+        QCOMPARE(w.session().settings().walkersPerSecond, 0.0);
+        QSignalSpy done(w.sweeps(), &SweepController::finished);
+        QVERIFY(w.startSweep());
+        QVERIFY(done.wait(60000));
+        QCOMPARE(w.session().sweepResults().size(), std::size_t{1});
+        QCOMPARE(w.session().sweepResults()[0].walkersPerSecond, 0.0);
+        // 500 walks/s alone: one slice, with walkers.
+        w.sweepControls()->walkersField()->setValue(500);
+        w.sweepControls()->sideBySideBox()->setChecked(false);
+        QVERIFY(w.startSweep());
+        QVERIFY(done.wait(60000));
+        QCOMPARE(w.session().sweepResults().size(), std::size_t{1});
+        QCOMPARE(w.session().sweepResults()[0].walkersPerSecond, 500.0);
+        QVERIFY(w.throughputView()->throughputGraph("single", 500));
+        QVERIFY(!w.throughputView()->throughputGraph("single"));
+    }
+
+    // The summary of a side-by-side sweep, from hand-made runs: the rate and each policy's
+    // memory per inode first, then the largest copy count, then the smallest, each policy's
+    // execs/s without / with walkers and its walks' mean latency.
+    void summaryGivesEachPolicyWithAndWithoutWalkers() {
+        auto run = [](const char* policy, unsigned copies, double walkers, double execs,
+                      double walkNs, std::uint64_t bytes) {
+            sim::SimResult r;
+            r.policy = policy;
+            r.copies = copies;
+            r.walkersPerSecond = walkers;
+            r.execsPerSecond = execs;
+            r.walkerLatencyMeanNs = walkNs;
+            r.walks = walkers > 0 && walkNs > 0 ? 20 : 0;
+            r.memoryPerInodeBytes = bytes;
+            r.seedRates = {execs - 10, execs, execs + 10};
+            return r;
+        };
+        const std::vector<sim::SimResult> runs = {
+            run("single", 1, 0, 1105, 0, 0),
+            run("single", 384, 0, 16955, 0, 0),
+            run("split-locks", 1, 0, 1104, 0, 872),
+            run("split-locks", 384, 0, 408717, 0, 872),
+            run("single", 1, 100, 1100, 71'000, 0),
+            run("single", 384, 100, 16035, 2'008'000, 0),
+            run("split-locks", 1, 100, 1099, 73'800, 872),
+            run("split-locks", 384, 100, 349056, 0, 872),  // no walk completed
+        };
+        const QString text = gui::ThroughputPage::summarise(runs);
+        const QStringList lines = text.split('\n');
+        QVERIFY2(lines.size() == 4, qPrintable(text));
+        const QLocale loc;
+        const auto n = [&](double v) { return loc.toString(v, 'f', 0); };
+        QCOMPARE(lines[0], QString("Without / with 100 whole-file walks/s (memory per inode: "
+                                   "single 0 B · split-locks 872 B):"));
+        QCOMPARE(lines[1],
+                 QString("384 copies: single %1 / %2 execs/s, walk %3 µs · split-locks "
+                         "%4 / %5 execs/s, walk (none completed)")
+                     .arg(n(16955), n(16035), loc.toString(2008.0, 'f', 1), n(408717), n(349056)));
+        QCOMPARE(lines[2], QString("1 copy: single %1 / %2 execs/s, walk %3 µs · split-locks %4 / "
+                                   "%5 execs/s, walk %6 µs")
+                               .arg(n(1105), n(1100), loc.toString(71.0, 'f', 1), n(1104), n(1099),
+                                    loc.toString(73.8, 'f', 1)));
+        QCOMPARE(lines[3], gui::ThroughputPage::scopeNote());
     }
 
     // The parameters dock feeds the sweep: a tenfold unlocked time makes one copy ten times

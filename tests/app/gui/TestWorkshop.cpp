@@ -5,6 +5,7 @@
 // the captions; --scenario renders from the command line.
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonArray>
@@ -214,9 +215,25 @@ private slots:
         QCOMPARE(again.session().topologySpec(), w.session().topologySpec());
         QCOMPARE(again.session().file().name(), w.session().file().name());
         QCOMPARE(again.scenario().bookmarks, w.scenario().bookmarks);
-        QCOMPARE(again.scenario().walkersPerSecond, 10000.0);
+        QCOMPARE(again.scenario().walkersPerSecond.value_or(-1), 10000.0);
+        QCOMPARE(again.sweepControls()->walkersPerSecond(), 10000.0);
+        QVERIFY(again.sweepControls()->sideBySide());
         // The recipe path still resolves from the new place.
         QVERIFY(!again.scenario().recipePath.empty());
+
+        // The sweep's walker fields are saved too, and shown again on opening.
+        w.sweepControls()->walkersField()->setValue(2500);
+        w.sweepControls()->sideBySideBox()->setChecked(false);
+        QCOMPARE(w.session().settings().walkerRates(), std::vector<double>{2500});
+        const QString alone = dir.filePath("alone.json");
+        QVERIFY2(w.saveScenario(alone), qPrintable(w.lastError()));
+        const QJsonObject a = readJson(alone);
+        QCOMPARE(a["walkersPerSecond"].toDouble(), 2500.0);
+        QCOMPARE(a["walkersSideBySide"], QJsonValue(false));
+        QVERIFY2(again.openScenario(alone), qPrintable(again.lastError()));
+        QCOMPARE(again.sweepControls()->walkersPerSecond(), 2500.0);
+        QVERIFY(!again.sweepControls()->sideBySide());
+        QCOMPARE(again.session().settings().walkerRates(), std::vector<double>{2500});
     }
 
     // Every tab saves as its own view and opens on it again. The Contention tab used to be

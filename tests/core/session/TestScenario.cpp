@@ -9,10 +9,13 @@
 
 #include "Suites.h"
 #include "session/Scenario.h"
+#include "session/SimSettings.h"
+#include "topology/Topology.h"
 
 using namespace immap;
 using session::Scenario;
 using session::ScenarioError;
+using session::SimSettings;
 
 namespace {
 
@@ -41,6 +44,7 @@ private slots:
         s.copies = {1, 2, 4, 384};
         s.durationMs = 50;
         s.walkersPerSecond = 1000;
+        s.walkersSideBySide = false;
         s.recipePath = "../recipes/execl-glibc236.json";
         s.params = {{"tree_op_ns", 20.5}, {"walker_pages", 4}, {"mem_local_ns", 60}};
         s.view = "throughput";
@@ -111,6 +115,12 @@ private slots:
             << "bad.json:2: parameter \"tree_op_ns\" must be a number";
         QTest::newRow("walkers negative") << "{\"version\": 1,\n\n\"walkersPerSecond\": -1}"
                                           << "bad.json:3: \"walkersPerSecond\" is -1, out of range";
+        QTest::newRow("side by side not a boolean")
+            << "{\"version\": 1,\n\"walkersPerSecond\": 5,\n\"walkersSideBySide\": \"yes\"}"
+            << "bad.json:3: \"walkersSideBySide\" must be true or false";
+        QTest::newRow("side by side a number") << "{\"version\": 1, \"walkersSideBySide\": 0}"
+                                               << "bad.json:1: \"walkersSideBySide\" must be true "
+                                                  "or false";
         QTest::newRow("unknown view") << "{\"version\": 1, \"view\": \"3d\"}"
                                       << "bad.json:1: unknown view \"3d\"";
         QTest::newRow("bookmark without caption")
@@ -181,6 +191,57 @@ private slots:
         QCOMPARE(Scenario::resolveSpec("host", "/s"), std::string("host"));
     }
 
+    // A scenario without walkersPerSecond runs at the default rate and sweeps each policy
+    // without walkers beside it; 0 stays 0 through a save (it is not the default); side by side
+    // is written only when off.
+    void walkerRateAndSideBySide() {
+        const auto settings = [](const std::string& json) {
+            return SimSettings::fromScenario(Scenario::fromJson(json, "s.json"), "s.json");
+        };
+        const double rate = SimSettings::kDefaultWalkersPerSecond;
+        QVERIFY(rate > 0);
+        const SimSettings byDefault = settings("{\"version\": 1}");
+        QCOMPARE(byDefault.walkersPerSecond, rate);
+        QVERIFY(byDefault.walkersSideBySide);
+        QCOMPARE(byDefault.walkerRates(), (std::vector<double>{0, rate}));
+        QCOMPARE(SimSettings{}.walkerRates(), (std::vector<double>{0, rate}));
+        QCOMPARE(settings("{\"version\": 1, \"walkersPerSecond\": 0}").walkerRates(),
+                 std::vector<double>{0});
+        QCOMPARE(settings("{\"version\": 1, \"walkersPerSecond\": 250}").walkerRates(),
+                 (std::vector<double>{0, 250}));
+        QCOMPARE(settings("{\"version\": 1, \"walkersPerSecond\": 250, \"walkersSideBySide\": "
+                          "false}")
+                     .walkerRates(),
+                 std::vector<double>{250});
+        // The sweep SimSettings makes runs those rates over its grid.
+        const auto topo = topology::Topology::fromSpec("synthetic:numa:2 core:2 pu:1");
+        const sim::SweepConfig sweep = byDefault.sweep(topo, 1);
+        QCOMPARE(sweep.rates(), (std::vector<double>{0, rate}));
+        QCOMPARE(sweep.gridSize(), 2 * byDefault.policies.size() * sweep.copies.size());
+
+        // Settings -> scenario -> JSON -> scenario -> settings.
+        const auto through = [](const SimSettings& in, QString& json) {
+            Scenario s;
+            in.toScenario(s);
+            json = QString::fromStdString(s.toJson());
+            return SimSettings::fromScenario(Scenario::fromJson(s.toJson(), "t.json"), "t.json");
+        };
+        QString json;
+        SimSettings none;
+        none.walkersPerSecond = 0;
+        QCOMPARE(through(none, json).walkersPerSecond, 0.0);
+        QVERIFY2(json.contains("\"walkersPerSecond\": 0"), qPrintable(json));
+        QVERIFY2(!json.contains("walkersSideBySide"), qPrintable(json));
+        SimSettings alone;
+        alone.walkersSideBySide = false;
+        const SimSettings back = through(alone, json);
+        QVERIFY(!back.walkersSideBySide);
+        QCOMPARE(back.walkersPerSecond, rate);
+        QVERIFY2(json.contains("\"walkersSideBySide\": false"), qPrintable(json));
+        // The default rate is not written, so that the scenario follows the default.
+        QVERIFY2(!json.contains("walkersPerSecond"), qPrintable(json));
+    }
+
     void shippedWorkshopsLoad() {
         const QDir dir(IMMAP_SAMPLES "/workshops");
         const QStringList files = dir.entryList({"*.json"}, QDir::Files);
@@ -196,6 +257,13 @@ private slots:
                 QVERIFY2(QFileInfo::exists(QString::fromStdString(topo.substr(4))), topo.c_str());
             for (const auto& b : s.bookmarks)
                 QVERIFY(!b.caption.empty());
+            // Each sweeps its policies without walkers and with them: its own rate, or the
+            // default one.
+            const SimSettings settings =
+                SimSettings::fromScenario(s, dir.filePath(f).toStdString());
+            const double rate =
+                f == "walkers-and-memory.json" ? 10000.0 : SimSettings::kDefaultWalkersPerSecond;
+            QCOMPARE(settings.walkerRates(), (std::vector<double>{0, rate}));
         }
     }
 };

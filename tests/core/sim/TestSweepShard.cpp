@@ -1,6 +1,8 @@
 // SweepShard: the slices partition the grid and share its work out; the parts of N shards merge
-// into byte for byte what one run of the whole grid writes; the merge refuses parts of another
-// sweep, a shard given twice or missing, and broken files.
+// into byte for byte what one run of the whole grid writes, with one walker rate and with two
+// (each policy without and with walkers); the merge refuses parts of another sweep (another
+// walker rate among them), a shard given twice or missing, a point filed under another's index,
+// a part of the previous format, and broken files.
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -40,16 +42,26 @@ SweepConfig grid() {
     return c;
 }
 
+// The same grid without walkers and at 2,000 walks/s, side by side.
+SweepConfig twoRates() {
+    SweepConfig c = grid();
+    c.walkerRates = {0, 2000};
+    return c;
+}
+
+// Shard k of n run and written as its part.
+SweepPart partOf(const SweepConfig& whole, unsigned k, unsigned n) {
+    SweepConfig c = whole;
+    c.points = SweepShard::points(whole, k, n);
+    return {"part" + std::to_string(k), SweepShard::part(SweepShard::identity(c, ""), k, n,
+                                                         *c.points, Sweep::rows(Sweep::run(c)))};
+}
+
 // Every shard of n run and written as its part, in shard order.
 std::vector<SweepPart> partsOf(const SweepConfig& whole, unsigned n) {
     std::vector<SweepPart> parts;
-    for (unsigned k = 1; k <= n; ++k) {
-        SweepConfig c = whole;
-        c.points = SweepShard::points(whole, k, n);
-        parts.push_back(
-            {"part" + std::to_string(k), SweepShard::part(SweepShard::identity(c, ""), k, n,
-                                                          *c.points, Sweep::rows(Sweep::run(c)))});
-    }
+    for (unsigned k = 1; k <= n; ++k)
+        parts.push_back(partOf(whole, k, n));
     return parts;
 }
 
@@ -77,32 +89,38 @@ private slots:
 
     // Each point in exactly one shard; each shard's copies within one point's of the others'.
     void slicesPartitionAndBalance() {
-        const SweepConfig c = grid();
-        for (unsigned n : {1u, 2u, 3u, 4u, 10u, 11u}) {
-            std::multiset<std::size_t> seen;
-            std::vector<unsigned> work;
-            for (unsigned k = 1; k <= n; ++k) {
-                const auto pts = SweepShard::points(c, k, n);
-                QVERIFY(std::is_sorted(pts.begin(), pts.end()));
-                unsigned sum = 0;
-                for (std::size_t i : pts) {
-                    seen.insert(i);
-                    sum += c.copies[i % c.copies.size()];
+        for (const SweepConfig& c : {grid(), twoRates()})
+            for (unsigned n : {1u, 2u, 3u, 4u, 10u, 11u, 21u}) {
+                std::multiset<std::size_t> seen;
+                std::vector<unsigned> work;
+                for (unsigned k = 1; k <= n; ++k) {
+                    const auto pts = SweepShard::points(c, k, n);
+                    QVERIFY(std::is_sorted(pts.begin(), pts.end()));
+                    unsigned sum = 0;
+                    for (std::size_t i : pts) {
+                        seen.insert(i);
+                        sum += c.copies[i % c.copies.size()];
+                    }
+                    work.push_back(sum);
                 }
-                work.push_back(sum);
+                QCOMPARE(seen.size(), c.rates().size() * c.policies.size() * c.copies.size());
+                for (std::size_t i = 0; i < seen.size(); ++i)
+                    QCOMPARE(seen.count(i), std::size_t{1});
+                const auto [lo, hi] = std::minmax_element(work.begin(), work.end());
+                QVERIFY2(*hi - *lo <= 8,
+                         qPrintable(QString("n=%1: %2 to %3").arg(n).arg(*lo).arg(*hi)));
             }
-            QCOMPARE(seen.size(), c.policies.size() * c.copies.size());
-            for (std::size_t i = 0; i < seen.size(); ++i)
-                QCOMPARE(seen.count(i), std::size_t{1});
-            const auto [lo, hi] = std::minmax_element(work.begin(), work.end());
-            QVERIFY2(*hi - *lo <= 8,
-                     qPrintable(QString("n=%1: %2 to %3").arg(n).arg(*lo).arg(*hi)));
-        }
     }
 
     // The parts of 3 shards, in any order, merge into exactly one run's CSV and JSON.
+    void mergeEqualsOneRun_data() {
+        QTest::addColumn<bool>("walkersSideBySide");
+        QTest::newRow("one walker rate") << false;
+        QTest::newRow("without and with walkers") << true;
+    }
     void mergeEqualsOneRun() {
-        const SweepConfig c = grid();
+        QFETCH(bool, walkersSideBySide);
+        const SweepConfig c = walkersSideBySide ? twoRates() : grid();
         const std::vector<SimResult> whole = Sweep::run(c);
         std::vector<SweepPart> parts = partsOf(c, 3);
         std::reverse(parts.begin(), parts.end());
@@ -115,8 +133,9 @@ private slots:
         // nothing (not the whole grid) and still count.
         QVERIFY(SweepShard::merge(partsOf(c, 1), rows, error));
         QCOMPARE(SweepRow::toCsv(rows), Sweep::toCsv(whole));
-        const std::vector<SweepPart> many = partsOf(c, 12);  // 10 points
-        QVERIFY(many[11].text.find("\"index\"") == std::string::npos);
+        const std::size_t points = c.gridSize();  // 10, or 20 with two rates
+        const std::vector<SweepPart> many = partsOf(c, static_cast<unsigned>(points + 2));
+        QVERIFY(many.back().text.find("\"index\"") == std::string::npos);
         QVERIFY2(SweepShard::merge(many, rows, error), error.c_str());
         QCOMPARE(SweepRow::toCsv(rows), Sweep::toCsv(whole));
     }
@@ -135,6 +154,16 @@ private slots:
         const std::string another = mergeError({parts[0], parts[1], partsOf(other, 3)[2]});
         QVERIFY2(another.find("part3: is a part of another sweep") != std::string::npos,
                  another.c_str());
+        // Another sweep: the same grid with walkers at another rate, or without the walker-free
+        // slice.
+        const std::vector<SweepPart> two = {partOf(twoRates(), 1, 3), partOf(twoRates(), 2, 3)};
+        for (const std::vector<double>& rates :
+             {std::vector<double>{0, 1000}, std::vector<double>{2000}}) {
+            SweepConfig walkers = twoRates();
+            walkers.walkerRates = rates;
+            const std::string e = mergeError({two[0], two[1], partOf(walkers, 3, 3)});
+            QVERIFY2(e.find("part3: is a part of another sweep") != std::string::npos, e.c_str());
+        }
         const std::string split = mergeError({parts[0], partsOf(c, 2)[1]});
         QVERIFY2(
             split.find("part2: is shard 2 of 2, the first part's sweep has 3") != std::string::npos,
@@ -144,6 +173,39 @@ private slots:
                 std::string::npos);
         QVERIFY(mergeError({{"obj", "{}"}}).find("obj: not an immap sweep part") !=
                 std::string::npos);
+        // A part of the format before walker rates (version 1).
+        {
+            QJsonObject old =
+                QJsonDocument::fromJson(QByteArray::fromStdString(parts[0].text)).object();
+            old["version"] = 1;
+            const std::string e = mergeError(
+                {{"old", QJsonDocument(old).toJson().toStdString()}, parts[1], parts[2]});
+            QVERIFY2(e.find("old: is a part of version 1; this immap merges version 2") !=
+                         std::string::npos,
+                     e.c_str());
+        }
+        // A row filed under another point's index: the walker-free and the walker slice of one
+        // (policy, copies) swapped between two parts of a two-rate sweep.
+        {
+            const SweepConfig two = twoRates();
+            std::vector<SweepPart> p = partsOf(two, 1);
+            QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(p[0].text)).object();
+            QJsonArray pts = o["points"].toArray();
+            QJsonObject a = pts[0].toObject(), b = pts[10].toObject();  // rate 0 and 2000
+            QCOMPARE(a["index"].toInt(), 0);
+            QCOMPARE(b["index"].toInt(), 10);
+            const QJsonValue row = a["row"];
+            a["row"] = b["row"];
+            b["row"] = row;
+            pts[0] = a;
+            pts[10] = b;
+            o["points"] = pts;
+            const std::string e =
+                mergeError({{"swapped", QJsonDocument(o).toJson().toStdString()}});
+            QVERIFY2(e.find("swapped: point 0 is single at 1 copies and 2000 walks/s, not the "
+                            "grid's point there") != std::string::npos,
+                     e.c_str());
+        }
         // A point whose row lost a field, and one outside the grid.
         QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(parts[0].text)).object();
         QJsonArray pts = o["points"].toArray();
