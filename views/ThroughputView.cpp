@@ -266,6 +266,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         }
     }
     drawMeasured(legend);
+    legend->setVisible(legend->itemCount() > 0);  // no empty box before the first sweep
     for (const Measured& m : measuredPoints_) {
         maxX = std::max(maxX, static_cast<double>(m.copies));
         maxY = std::max(maxY, m.execsPerSecond + m.stddev);
