@@ -182,10 +182,13 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
         std::cout << "    (" << locks.size() - maxLocks << " more; --json lists all)\n";
     if (r.walkersPerSecond > 0 && r.walks == 0)  // no latency to show: not a latency of 0
         std::cout << "  whole-file walks: none completed in the window (each waited longer "
-                     "than the window, or none arrived)\n";
+                     "than the window, gave up, or none arrived)\n";
     else if (r.walkersPerSecond > 0)
         std::cout << "  whole-file walks: " << r.walks << ", latency mean "
                   << time(r.walkerLatencyMeanNs) << ", p99 " << time(r.walkerLatencyP99Ns) << "\n";
+    if (r.walksSkipped > 0)
+        std::cout << "  trylock walks that gave up (a lock busy): " << r.walksSkipped << " of "
+                  << r.walks + r.walksSkipped << "\n";
     std::cout << "  memory added per inode: " << r.memoryPerInodeBytes << " bytes\n"
               << "  " << fmt(static_cast<double>(r.lockHolds)) << " lock holds, "
               << fmt(r.nodesPerTreeOp, 1) << " nodes touched per tree op\n";
@@ -381,7 +384,7 @@ int sweepCommand(const QStringList& args) {
             // One line per point; the walker columns say which slice of the grid it is in (a
             // speedup is over single at the same rate).
             std::cout << "policy          copies   walks/s    execs/s  seeds' range           "
-                         "vs single  busiest lock  execs/copy  walk mean\n";
+                         "vs single  busiest lock  execs/copy  walk mean  gave up\n";
             for (const sim::SimResult& r : runs) {
                 const double speedup = sim::Sweep::speedupOverSingle(runs, r);
                 std::string range = "-";
@@ -391,13 +394,22 @@ int sweepCommand(const QStringList& args) {
                 // No walkers, or none completed in the window: no latency (not a latency of 0).
                 const std::string walk =
                     r.walkersPerSecond > 0 && r.walks > 0 ? time(r.walkerLatencyMeanNs) : "-";
-                char line[240];
+                // Trylock walkers that gave up, of the walks that arrived and ended or gave up.
+                const std::uint64_t tried = r.walks + r.walksSkipped;
+                const std::string gaveUp = tried > 0
+                                               ? fmt(100.0 * static_cast<double>(r.walksSkipped) /
+                                                         static_cast<double>(tried),
+                                                     0) +
+                                                     "% of " + std::to_string(tried)
+                                               : "-";
+                char line[260];
                 std::snprintf(
-                    line, sizeof line, "%-14s %7u %9s %10.0f  %-21s %10s %13.3f %11llu  %s\n",
+                    line, sizeof line, "%-14s %7u %9s %10.0f  %-21s %10s %13.3f %11llu  %-9s  %s\n",
                     r.policy.c_str(), r.copies, fmt(r.walkersPerSecond).c_str(), r.execsPerSecond,
                     range.c_str(), speedup > 0 ? (fmt(speedup, 2) + "x").c_str() : "-",
                     sim::Sweep::maxUtilisation(r),
-                    static_cast<unsigned long long>(r.execsPerCopyMin), walk.c_str());
+                    static_cast<unsigned long long>(r.execsPerCopyMin), walk.c_str(),
+                    gaveUp.c_str());
                 std::cout << line;
             }
         }
