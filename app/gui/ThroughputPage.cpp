@@ -187,7 +187,9 @@ QString ThroughputPage::scopeNote() {
         "OSQ, stealing and handoff). The rest of exec's shared work (percpu allocator, "
         "page-cache folios, other global lines) is not modelled yet, so a split policy's "
         "curve is the ceiling the i_mmap locks allow, not a forecast: split-locks' author "
-        "measured about 5x.");
+        "measured about 5x. Dashed: with whole-file walkers (default 28/s, the rate measured "
+        "on a host under memory pressure; 9 in 10 are reclaim's, which give up on a busy "
+        "lock).");
 }
 
 QString ThroughputPage::takeGrid() {
