@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "SmallSweep.h"
 #include "Suites.h"
 #include "limits/LimitError.h"
 #include "sim/Sweep.h"
@@ -18,29 +19,11 @@ using namespace immap::sim;
 
 namespace {
 
-const topology::Topology& fourCpus() {
-    static const topology::Topology t =
-        topology::Topology::fromSpec("synthetic:package:2 numa:1 core:2 pu:1");
-    return t;
-}
-
 // 2,000 walks/s: tens of walks in a window of 20 execs per copy (about 18 ms).
 constexpr double kRate = 2000;
 
 SweepConfig grid() {
-    SweepConfig c;
-    c.run.topology = &fourCpus();
-    c.run.durationMs = 2;
-    c.run.params.windowTotalExecs = 20;
-    for (const char* name : {"single", "split-locks"}) {
-        mapping::Policy p;
-        std::string error;
-        mapping::Policy::parse(name, p, error);
-        c.policies.push_back(p);
-    }
-    c.copies = {1, 4};
-    c.seeds = 1;
-    return c;
+    return testing::smallSweep({1, 4}, 1);
 }
 
 // Each run's summary, as the sweep's JSON prints it.

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 
+#include "SmallSweep.h"
 #include "Suites.h"
 #include "sim/Sweep.h"
 #include "sim/SweepShard.h"
@@ -20,26 +21,8 @@ using namespace immap::sim;
 
 namespace {
 
-const topology::Topology& fourCpus() {
-    static const topology::Topology t =
-        topology::Topology::fromSpec("synthetic:package:2 numa:1 core:2 pu:1");
-    return t;
-}
-
 SweepConfig grid() {
-    SweepConfig c;
-    c.run.topology = &fourCpus();
-    c.run.durationMs = 2;
-    c.run.params.windowTotalExecs = 20;
-    for (const char* name : {"single", "split-locks"}) {
-        mapping::Policy p;
-        std::string error;
-        mapping::Policy::parse(name, p, error);
-        c.policies.push_back(p);
-    }
-    c.copies = {1, 2, 3, 4, 8};
-    c.seeds = 2;
-    return c;
+    return testing::smallSweep({1, 2, 3, 4, 8}, 2);
 }
 
 // The same grid without walkers and at 2,000 walks/s, side by side.
