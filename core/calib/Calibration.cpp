@@ -110,8 +110,8 @@ double meanSquaredRelError(const std::vector<CalibPoint>& pts, const std::vector
 
 const std::vector<std::string>& Calibration::scaledParams() {
     static const std::vector<std::string> names{
-        "mem_local_ns",   "mem_per_distance_ns", "cache_hit_ns",    "tree_op_ns",
-        "lock_atomic_ns", "split_store_ns",      "anon_vma_lock_ns"};
+        "mem_local_ns", "mem_per_distance_ns", "cache_hit_ns",   "cache_l1_hit_ns",
+        "tree_op_ns",   "lock_atomic_ns",      "split_store_ns", "anon_vma_lock_ns"};
     return names;
 }
 
@@ -121,6 +121,7 @@ sim::CostParams Calibration::apply(const sim::CostParams& base, double unlockedN
     p.memLocalNs = base.memLocalNs * scale;
     p.memPerDistanceNs = base.memPerDistanceNs * scale;
     p.cacheHitNs = base.cacheHitNs * scale;
+    p.cacheL1HitNs = base.cacheL1HitNs * scale;
     p.treeOpNs = base.treeOpNs * scale;
     p.lockAtomicNs = base.lockAtomicNs * scale;
     p.splitStoreNs = base.splitStoreNs * scale;  // locked work too, priced by the same misses

@@ -6,11 +6,14 @@
 namespace immap::sim {
 
 CacheModel::CacheModel(std::vector<int> nodeOfCpu, const std::vector<std::vector<double>>* cost,
-                       double hitNs, double writeFraction)
+                       double hitNs, double writeFraction, double l1HitNs, double l1Lines)
     : node_(std::move(nodeOfCpu)),
       cost_(cost),
       hitNs_(hitNs),
       writeFraction_(writeFraction),
+      l1HitNs_(l1HitNs),
+      l1Lines_(static_cast<std::uint64_t>(l1Lines)),
+      touches_(node_.size(), 0),
       words_(std::max<std::size_t>(1, (node_.size() + 63) / 64)) {}
 
 std::uint64_t* CacheModel::holders(CacheLine& line) {
@@ -51,7 +54,11 @@ double CacheModel::fetch(const CacheLine& line, int cpu, int home) {
 double CacheModel::read(CacheLine& line, int cpu, int home) {
     if (holds(line, cpu)) {
         ++counters_.hits;
-        return hitNs_;
+        const bool inL1 = line.lastCpu == cpu &&
+                          touches_[static_cast<std::size_t>(cpu)] - line.lastTouch < l1Lines_;
+        touch(line, cpu);
+        if (inL1) ++counters_.l1Hits;
+        return inL1 ? l1HitNs_ : hitNs_;
     }
     const double ns = fetch(line, cpu, home);
     // A line nobody owned comes in exclusive (MESI's E): a write by this CPU is then silent.
@@ -60,6 +67,7 @@ double CacheModel::read(CacheLine& line, int cpu, int home) {
     else if (line.writer != cpu)
         line.shared = true;
     holders(line)[word(cpu)] |= bit(cpu);
+    touch(line, cpu);
     return ns;
 }
 
@@ -76,6 +84,7 @@ double CacheModel::write(CacheLine& line, int cpu, int home) {
         ns = writeFraction_ * between(from, node_[static_cast<std::size_t>(cpu)]);
     }
     own(line, cpu);
+    touch(line, cpu);
     return ns;
 }
 

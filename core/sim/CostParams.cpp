@@ -35,14 +35,33 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "7R13 sockets (docs/kernel.md 5.1, 5.2)."},
         {"cache_hit_ns", "ns", &CostParams::cacheHitNs, 5, 0, 1e6,
          "Reading a tree node whose line this CPU still holds in its current version (nobody "
-         "wrote it since this CPU last touched it, and it was not evicted from the CPU's "
-         "table): the load and the compare and branch an update does per node.",
-         "Measured on the 2-CPU capture-class VM (Xeon, 48 KiB L1d and 2 MiB L2 per core): "
-         "tests/bench/touch_cost_bench, warm remove-and-reinsert on trees of 1,024 and 4,096 "
-         "nodes with a shared library's repeated keys, all-in time per node read 4.7-5.5 ns "
-         "over 5 runs (median 5.3); the same VM idle on 2026-12-03 gave 3.0-3.9 ns, so the "
-         "plausible range is 3-5.5 ns (docs/measurements.md). An L2 hit alone is 12-16 "
-         "cycles (Intel's and AMD's optimization manuals), 4-5 ns at 3 GHz."},
+         "wrote it since this CPU last touched it) but not in its L1 (cache_l1_hit_ns): an L2 "
+         "hit, with the compare and branch an update does per node.",
+         "An L2 hit is 12-16 cycles (Intel's and AMD's optimization manuals: 14-16 on Golden "
+         "Cove and later, 14 on Zen 4), 4-5.3 ns at 3 GHz. The all-in time per node read of "
+         "warm remove-and-reinsert on trees of 1,024 and 4,096 nodes (tests/bench/"
+         "touch_cost_bench, a mix of L1 and L2 hits) was 3.0-5.5 ns on the 2-CPU VMs here "
+         "(docs/measurements.md)."},
+        {"cache_l1_hit_ns", "ns", &CostParams::cacheL1HitNs, 1.5, 0, 1e6,
+         "Reading a tree node whose line is still in this CPU's L1 data cache: this CPU touched "
+         "it last and has touched fewer than l1_lines lines since (a path re-read within one "
+         "update, or the same descent one hold later).",
+         "An L1 load-to-use latency of 4-5 cycles (Intel's and AMD's optimization manuals: 5 "
+         "on Golden Cove and later, 4 on Zen 4), 1.1-1.7 ns at 3-3.5 GHz; plausible range "
+         "1-2 ns with the per-node compare and branch."},
+        {"l1_lines", "lines", &CostParams::l1Lines, 512, 1, 1e6,
+         "Lines a CPU's L1 data cache keeps: a line stays an L1 hit for this many of the CPU's "
+         "touches after its last (counting touches, not distinct lines, evicts a little early).",
+         "32 KiB (Zen 2-5) to 48 KiB (Intel Ice Lake and later) of 64-byte lines: 512-768; hwloc "
+         "gives a host's own (L1Cache cache_size)."},
+        {"work_lines_per_us", "lines per µs", &CostParams::workLinesPerUs, 10, 0, 1e4,
+         "Cache lines the unlocked work between holds touches per µs of it (page faults "
+         "zeroing and filling pages, the loader's relocations): each counts as a touch of "
+         "the CPU's L1, so after enough work a tree node's line is an L2 hit, not an L1 hit.",
+         "perf stat -e page-faults -r 50 /bin/true on this host: 50 page faults per exec of a "
+         "small dynamic binary; at about 64 lines (one 4 KiB page) each, over the 300 µs one "
+         "exec takes here (docs/measurements.md), about 10 lines per µs. A lower bound: the "
+         "kernel's own structures and the user's code are not counted. Range 1-100."},
         {"write_fraction", "x a touch", &CostParams::writeFraction, 0.5, 0, 1,
          "A rebalancing write (link, colour, subtree_last) to a node line this CPU holds but "
          "others may too costs this fraction of a transfer from the line's last writer; a "

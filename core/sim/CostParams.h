@@ -26,6 +26,9 @@ struct CostParams {
     double walkerVmaNs = 250;
     double walkerPages = 1;
     double walkerTrylock = 0.9;
+    double cacheL1HitNs = 1.5;
+    double l1Lines = 512;
+    double workLinesPerUs = 10;
     double backgroundProcesses = 250;
     double warmupMs = 5;
     double warmupExecs = 3;

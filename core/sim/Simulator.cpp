@@ -104,6 +104,8 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
 void Simulator::Impl::startWork(std::size_t id, Time t) {
     const Agent& a = agents[id];
     const double ns = a.plan.actions[a.pc].weight * unlockedScale;
+    cache->touchOthers(puPos[a.cpu], static_cast<std::uint64_t>(
+                                         std::llround(ns / 1000 * cfg.params.workLinesPerUs)));
     Time& free = cpuFree[static_cast<std::size_t>(puPos[a.cpu])];
     const Time begin = std::max(t, free);
     const Time done = begin + toTime(ns);

@@ -72,8 +72,8 @@ void Simulator::Impl::setUp() {
     std::vector<int> cpuNode;
     for (unsigned os : puOrder)
         cpuNode.push_back(nodeOfCpu(os));
-    cache =
-        std::make_unique<CacheModel>(std::move(cpuNode), &memCost, p.cacheHitNs, p.writeFraction);
+    cache = std::make_unique<CacheModel>(std::move(cpuNode), &memCost, p.cacheHitNs,
+                                         p.writeFraction, p.cacheL1HitNs, p.l1Lines);
     pricer.cache = cache.get();
 
     const auto trees = static_cast<unsigned>(placement.treeCount());

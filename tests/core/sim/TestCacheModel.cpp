@@ -15,8 +15,9 @@ namespace {
 
 const std::vector<std::vector<double>> kCost = {{50, 120}, {120, 50}};
 
-CacheModel model() {
-    return CacheModel({0, 0, 1}, &kCost, 5, 0.5);
+// Every hit an L2 hit (5 ns) unless a test says otherwise: an L1 as costly as the L2.
+CacheModel model(double l1HitNs = 5, double l1Lines = 512) {
+    return CacheModel({0, 0, 1}, &kCost, 5, 0.5, l1HitNs, l1Lines);
 }
 
 }  // namespace
@@ -25,6 +26,41 @@ class TestCacheModel : public QObject {
     Q_OBJECT
 
 private slots:
+    // L1 hits: a line this CPU touched last, within its last l1Lines touches, costs the L1's
+    // price; one more touch of other lines in between and it costs the L2's; another CPU's
+    // touch in between takes the L1 credit away (only the last toucher keeps it).
+    void l1HitsNeedTheLastTouchWithinTheL1sLines() {
+        CacheModel c = model(1, 4);
+        std::vector<CacheLine> lines(6);
+        QCOMPARE(c.read(lines[0], 0, 0), 50.0);  // memory, then in the L1
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);   // touched last: 0 touches since
+        for (int i = 1; i <= 3; ++i)
+            c.read(lines[static_cast<std::size_t>(i)], 0, 0);
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);  // 3 touches since: still within 4
+        for (int i = 1; i <= 4; ++i)
+            c.read(lines[static_cast<std::size_t>(i)], 0, 0);
+        QCOMPARE(c.read(lines[0], 0, 0), 5.0);   // 4 touches since: out of the L1, an L2 hit
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);   // and back in
+        QCOMPARE(c.read(lines[0], 1, 0), 50.0);  // CPU 1: a transfer from CPU 0's cache
+        QCOMPARE(c.read(lines[0], 0, 0), 5.0);   // CPU 1 touched it last: CPU 0's L2
+        QCOMPARE(c.counters().l1Hits, std::uint64_t{6});  // lines 1-3 re-read in time too
+    }
+
+    // Unlocked work's lines (touchOthers) count against the L1 like tree lines: the tree's
+    // line leaves it after l1Lines of them, and only the working CPU's L1 is affected.
+    void unlockedWorkPushesLinesOutOfTheL1() {
+        CacheModel c = model(1, 4);
+        std::vector<CacheLine> lines(2);
+        QCOMPARE(c.read(lines[0], 0, 0), 50.0);
+        QCOMPARE(c.read(lines[1], 2, 1), 50.0);  // CPU 2's own line, on its own node
+        c.touchOthers(0, 3);
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);  // 3 lines since: still in the L1
+        c.touchOthers(0, 4);
+        QCOMPARE(c.read(lines[0], 0, 0), 5.0);  // 4 since: an L2 hit
+        c.touchOthers(0, 100);
+        QCOMPARE(c.read(lines[1], 2, 1), 1.0);  // CPU 0's work leaves CPU 2's L1 alone
+    }
+
     // A line touched only by one CPU costs memory once, then hits; its writes are free.
     void oneCpuPaysOnceThenHits() {
         CacheModel c = model();
@@ -92,7 +128,7 @@ private slots:
     void manyCpus() {
         std::vector<int> nodes(200, 0);
         nodes[150] = 1;
-        CacheModel c(nodes, &kCost, 5, 0.5);
+        CacheModel c(nodes, &kCost, 5, 0.5, 5, 512);
         CacheLine l;
         QCOMPARE(c.read(l, 150, 0), 120.0);
         QCOMPARE(c.read(l, 3, 0), 120.0);  // from CPU 150 (the first reader had it exclusive)

@@ -89,6 +89,7 @@ private slots:
     void oneCopyRunsAtOneOverTheExecTime() {
         CostParams p = handPriced(500'000, 100, 400, 300, 700);
         p.cacheHitNs = 0;
+        p.cacheL1HitNs = 0;
         const double execNs = 500'000 + 33 * 2 * 100 + 66 * 400 + 11 * 300 + 3 * 700;
         const SimResult r = simulate(numa12(), "single", 1, 100, 0, p);
         QVERIFY2(std::abs(r.execsPerSecond - 1e9 / execNs) <= 0.01 * 1e9 / execNs,
@@ -103,6 +104,36 @@ private slots:
         QVERIFY2(
             std::abs(d.execsPerSecond * perExec / 1e9 - 1) < 0.01,
             qPrintable(QString("%1 execs/s, %2 ns per exec").arg(d.execsPerSecond).arg(perExec)));
+    }
+
+    // The L1 tier: with one copy every read is a hit, so a hold's tree work lies between its
+    // reads at the L1's price and its reads at the L2's, and unlocked work that touches more
+    // lines between holds (work_lines_per_us) can only make it dearer, never cheaper. With
+    // enough such lines every hold finds the tree's lines out of the L1 except those it re-reads
+    // itself, so the hold stays above the L1 bound.
+    void l1HitsLieBetweenTheBoundsAndWorkOnlyEvicts() {
+        std::vector<double> holds;
+        for (double linesPerUs : {0.0, 10.0, 1e4}) {
+            CostParams p = handPriced(100'000, 1, 0, 0, 0);  // atomics: 2 ns a hold
+            p.cacheHitNs = 5;
+            p.cacheL1HitNs = 1;
+            p.workLinesPerUs = linesPerUs;
+            const SimResult r = simulate(oneNode16(), "single", 1, 100, 0, p);
+            double held = 0;
+            std::uint64_t n = 0;
+            for (const LockResult& l : r.locks) {
+                held += l.stats.meanHold * static_cast<double>(l.stats.holds);
+                n += l.stats.holds;
+            }
+            const double hold = held / static_cast<double>(n);
+            const double reads = r.nodesPerTreeOp * static_cast<double>(r.treeOps) /
+                                 static_cast<double>(r.lockHolds);
+            QVERIFY2(hold >= 1 * reads + 2 - 0.5 && hold <= 5 * reads + 2 + 0.5,
+                     qPrintable(QString("%1 ns for %2 reads").arg(hold).arg(reads)));
+            holds.push_back(hold);
+        }
+        QVERIFY2(holds[0] <= holds[1] && holds[1] <= holds[2] && holds[0] < holds[2],
+                 qPrintable(QString("%1 %2 %3").arg(holds[0]).arg(holds[1]).arg(holds[2])));
     }
 
     // split_store_ns is time inside each split hold: with one copy (no waiting, no spinning)

@@ -129,6 +129,7 @@ private slots:
         c.params.unlockedNsPerExec = 100'000;
         c.params.schedSliceNs = 3'000;
         c.params.handoffTimeoutNs = 200'000;
+        c.params.walkerTrylock = 0;  // walkers that wait for the lock, so that readers queue
         const sim::SimResult direct = *recordRun(c, path);
         std::map<std::string, int> seen;  // "ls", and waits by mode
         std::istringstream lines(slurp(path));
@@ -136,7 +137,12 @@ private slots:
             if (l.find(" ls ") != std::string::npos) ++seen["ls"];
             if (l.find(" lw ") != std::string::npos) ++seen[std::string("lw ") + l.back()];
         }
-        QVERIFY(seen["ls"] > 0 && seen["lw s"] > 0 && seen["lw w"] > 0 && seen["lw r"] > 0);
+        QVERIFY2(seen["ls"] > 0 && seen["lw s"] > 0 && seen["lw w"] > 0 && seen["lw r"] > 0,
+                 qPrintable(QString("ls %1, lw s %2, lw w %3, lw r %4")
+                                .arg(seen["ls"])
+                                .arg(seen["lw s"])
+                                .arg(seen["lw w"])
+                                .arg(seen["lw r"])));
         QCOMPARE(comparable(replay(path)), comparable(direct));
     }
 
