@@ -116,6 +116,9 @@ int benchTreeLocks(const QStringList& args) {
     p.addOption({"policy", "single or split-locks.", "P", "single"});
     p.addOption({"seconds", "Length of each run.", "S", "1"});
     p.addOption({"work-ns", "Unlocked spin work per exec, in ns.", "NS", "20000"});
+    p.addOption({"work-lines-per-us",
+                 "Cache lines the unlocked work writes per µs (the model's work_lines_per_us).",
+                 "N", "10"});
     p.addOption(
         {"walkers", "Whole-file walkers per second (read side of every lock).", "PER_S", "0"});
     p.addOption({"json", "Print {\"format\": \"immap-tree-locks\", \"runs\": [...]}."});
@@ -136,6 +139,9 @@ int benchTreeLocks(const QStringList& args) {
     if (!CliCommand::parseNumber(p.value("work-ns"), cfg.workNsPerExec) || cfg.workNsPerExec < 0 ||
         cfg.workNsPerExec > 1e9)
         return p.usageError("--work-ns must be from 0 to 1e9 nanoseconds");
+    if (!CliCommand::parseNumber(p.value("work-lines-per-us"), cfg.workLinesPerUs) ||
+        cfg.workLinesPerUs < 0 || cfg.workLinesPerUs > 1e4)
+        return p.usageError("--work-lines-per-us must be from 0 to 1e4 lines per µs");
     if (!CliCommand::parseNumber(p.value("walkers"), cfg.walkersPerSecond) ||
         cfg.walkersPerSecond < 0 || cfg.walkersPerSecond > 1e6)
         return p.usageError("--walkers must be a rate from 0 to 1e6 per second");
@@ -156,7 +162,10 @@ int benchTreeLocks(const QStringList& args) {
                   << " PUs, " << first.nodes << " NUMA node" << (first.nodes == 1 ? "" : "s")
                   << "): " << first.locksPerFile << " lock" << (first.locksPerFile == 1 ? "" : "s")
                   << " per file, " << num(cfg.workNsPerExec / 1000, 1)
-                  << " µs unlocked spin per exec\n";
+                  << " µs unlocked work per exec writing " << num(cfg.workLinesPerUs, 0)
+                  << " lines/µs\n"
+                  << "  a hold's mean includes one clock read: " << num(first.clockReadNs, 0)
+                  << " ns here\n";
         if (!first.note.empty()) std::cout << "  note: " << first.note << "\n";
         std::cout << "threads    execs/s     holds/s  wait mean  hold mean  contended  pinned\n";
         for (const auto& r : runs) {

@@ -51,11 +51,41 @@ void executeUnlocked(Files& f, sim::AddressSpace& as, sim::Plan& plan) {
     plan.clear();
 }
 
-void spinFor(double ns) {
-    if (ns <= 0) return;
-    const std::int64_t until = nowNs() + static_cast<std::int64_t>(ns);
-    while (nowNs() < until) {
+// The unlocked work: `lines` lines of a private buffer written (the exec's page faults and
+// loader touch memory, which pushes the tree's lines out of the L1), then spin out the rest.
+class Work {
+public:
+    static constexpr std::size_t kBytes = 256 * 1024;  // stays within a private L2
+    Work() : buf_(kBytes / 64) {}
+    void run(double ns, double linesPerUs) {
+        if (ns <= 0) return;
+        const std::int64_t until = nowNs() + static_cast<std::int64_t>(ns);
+        const auto lines = static_cast<std::size_t>(std::llround(ns / 1000 * linesPerUs));
+        for (std::size_t i = 0; i < lines; ++i) {
+            buf_[next_].bytes[0] += 1;
+            next_ = next_ + 1 == buf_.size() ? 0 : next_ + 1;
+        }
+        while (nowNs() < until) {
+        }
     }
+
+private:
+    struct alignas(64) Line {
+        unsigned char bytes[64] = {};
+    };
+    std::vector<Line> buf_;
+    std::size_t next_ = 0;
+};
+
+// The median of back-to-back clock reads: the part of a measured hold that is the clock.
+double clockReadNs() {
+    std::vector<std::int64_t> d(100'000);
+    for (auto& x : d) {
+        const std::int64_t a = nowNs();
+        x = nowNs() - a;
+    }
+    std::nth_element(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(d.size() / 2), d.end());
+    return static_cast<double>(d[d.size() / 2]);
 }
 
 struct alignas(64) Counters {
@@ -142,6 +172,7 @@ TreeLockResult TreeLockBench::run(const TreeLockBenchConfig& cfg) {
     r.nodes = nodes;
     r.locksPerFile = trees;
     r.workNsPerExec = cfg.workNsPerExec;
+    r.workLinesPerUs = cfg.workLinesPerUs;
     r.walkersPerSecond = cfg.walkersPerSecond;
     r.cpus = sim::placeCopies(topo, cfg.threads);
     if (cfg.splitLocks && nodes == 1)
@@ -164,6 +195,7 @@ TreeLockResult TreeLockBench::run(const TreeLockBenchConfig& cfg) {
     const double weight = recipe.totalWeight();
     const double nsPerWeight = weight > 0 ? cfg.workNsPerExec / weight : 0;
     HostBinder binder;
+    r.clockReadNs = clockReadNs();
     std::vector<Counters> counters(cfg.threads);
     std::atomic<unsigned> ready{0}, pinnedOk{0};
     std::atomic<bool> go{false};
@@ -177,13 +209,14 @@ TreeLockResult TreeLockBench::run(const TreeLockBenchConfig& cfg) {
         const std::int64_t end = deadline.load();
         sim::AddressSpace& as = *spaces[t];
         Counters& c = counters[t];
+        Work work;
         sim::Plan plan;
         while (nowNs() < end) {
             plan.clear();
             as.planSteps(recipe, batch, plan);
             for (const sim::Action& a : plan.actions) {
                 if (a.kind == sim::Action::Work) {
-                    spinFor(a.weight * nsPerWeight);
+                    work.run(a.weight * nsPerWeight, cfg.workLinesPerUs);
                     continue;
                 }
                 const sim::Hold& h = plan.holds[a.index];
@@ -319,6 +352,8 @@ std::string TreeLockResult::toJson() const {
     o["tree_ops_per_s"] = treeOpsPerSecond;
     o["wait_mean_ns"] = meanWaitNs;
     o["hold_mean_ns"] = meanHoldNs;
+    o["clock_read_ns"] = clockReadNs;
+    o["work_lines_per_us"] = workLinesPerUs;
     o["walkers_per_s"] = walkersPerSecond;
     o["walks"] = static_cast<double>(walks);
     o["walk_mean_ns"] = walkMeanNs;

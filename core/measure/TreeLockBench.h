@@ -27,6 +27,9 @@ struct TreeLockBenchConfig {
     bool splitLocks = false;
     double seconds = 1;
     double workNsPerExec = 20'000;  // unlocked spin per exec, spread by the recipe's weights
+    // Lines of a private buffer the unlocked work writes per µs of it (the model's
+    // work_lines_per_us): an exec's other work pushes the tree's lines out of the L1.
+    double workLinesPerUs = 10;
     double walkersPerSecond = 0;
     unsigned backgroundProcesses = 250;   // as the simulator's background_processes
     const sim::Recipe* recipe = nullptr;  // nullptr: the built-in default
@@ -39,6 +42,7 @@ struct TreeLockResult {
     unsigned locksPerFile = 0;
     double seconds = 0;  // measured wall time
     double workNsPerExec = 0;
+    double workLinesPerUs = 0;
     std::vector<unsigned> cpus;  // where each thread was pinned (OS indexes)
     bool pinned = false;         // every hwloc_set_cpubind succeeded
     std::uint64_t execs = 0;
@@ -48,8 +52,9 @@ struct TreeLockResult {
     double execsPerSecond = 0;
     double holdsPerSecond = 0;
     double treeOpsPerSecond = 0;
-    double meanWaitNs = 0;  // per hold, from asking to holding
-    double meanHoldNs = 0;
+    double meanWaitNs = 0;   // per hold, from asking to holding
+    double meanHoldNs = 0;   // includes one clock read's own cost (clockReadNs)
+    double clockReadNs = 0;  // median of back-to-back steady_clock reads, measured at the start
     double walkersPerSecond = 0;
     std::uint64_t walks = 0;
     double walkMeanNs = 0;  // from asking for the first lock to the last release
