@@ -14,14 +14,15 @@ namespace immap::sim {
 // most a whole transfer. Memory costs may be 0, to isolate the rest of the model.
 const std::vector<CostParams::Info>& CostParams::table() {
     static const std::vector<Info> t = {
-        {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 897'000, 0, 1e10,
+        {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 900'000, 0, 1e10,
          "Work per exec outside any i_mmap lock (user space, page faults, the rest of execve), "
          "spread over the recipe's work steps by their weights.",
          "1 copy of execl-loop ran 1,104 execs/s on the capture host (samples/traces/README.md): "
          "906 µs per exec. The model's locked i_mmap work per exec at 1 copy on that host "
-         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is 9.3 µs "
-         "(immap simulate --topology xml:samples/topologies/host-2cpu.xml --param "
-         "unlocked_ns_per_exec=0 gives 107,527 execs/s); 906 - 9.3 = 897 µs."},
+         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is about 6 µs "
+         "(immap simulate --topology xml:samples/topologies/host-2cpu.xml --duration-ms 3000 "
+         "--param unlocked_ns_per_exec=897000 gives 1,107 execs/s, 903 µs per exec); 906 - 6 = "
+         "900 µs."},
         {"mem_local_ns", "ns", &CostParams::memLocalNs, 50, 0, 1e6,
          "Touching a tree node (or a lock's cache line) homed on the CPU's own NUMA node: one "
          "cache-line transfer within a socket.",

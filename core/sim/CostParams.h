@@ -11,7 +11,7 @@
 namespace immap::sim {
 
 struct CostParams {
-    double unlockedNsPerExec = 897'000;
+    double unlockedNsPerExec = 900'000;
     double memLocalNs = 50;
     double memPerDistanceNs = 6.4;
     double cacheHitNs = 5;

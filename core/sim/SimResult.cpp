@@ -52,6 +52,7 @@ std::string SimResult::toJson(bool detail) const {
     o["tree_ops"] = static_cast<double>(treeOps);
     o["nodes_per_tree_op"] = nodesPerTreeOp;
     o["cache_hits"] = static_cast<double>(cacheHits);
+    o["cache_l1_hits"] = static_cast<double>(cacheL1Hits);
     o["cache_transfers"] = static_cast<double>(cacheTransfers);
     o["cache_memory_reads"] = static_cast<double>(cacheMemoryReads);
     o["cache_upgrades"] = static_cast<double>(cacheUpgrades);

@@ -79,6 +79,7 @@ struct SimResult {
     // last writer's cache or by memory, writes that invalidated other holders; and touches of
     // a lock word that brought its line from another CPU.
     std::uint64_t cacheHits = 0;
+    std::uint64_t cacheL1Hits = 0;  // among cacheHits: the line was still in the reader's L1
     std::uint64_t cacheTransfers = 0;
     std::uint64_t cacheMemoryReads = 0;
     std::uint64_t cacheUpgrades = 0;

@@ -234,6 +234,7 @@ SimResult Simulator::Impl::result(Time at) const {
     CostCounters{holds, treeOps, pricer.reads}.writeTo(r);
     const CacheModel::Counters& cc = cache->counters();
     r.cacheHits = cc.hits;
+    r.cacheL1Hits = cc.l1Hits;
     r.cacheTransfers = cc.transfers;
     r.cacheMemoryReads = cc.memory;
     r.cacheUpgrades = cc.upgrades;

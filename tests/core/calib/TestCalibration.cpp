@@ -63,7 +63,7 @@ private slots:
         QVERIFY(!fit.scaleAtBound && !fit.unlockedAtBound);
         QVERIFY(fit.rmsRelError < 0.01);
         QCOMPARE(fit.points.size(), std::size_t{4});
-        // The defaults (U = 897 us, k = 1) predict a very different curve.
+        // The defaults (U = 900 us, k = 1) predict a very different curve.
         QVERIFY(fit.defaultRmsRelError > 0.2);
         QCOMPARE(fit.params.memLocalNs, cfg.base.memLocalNs * fit.lockCostScale);
         QCOMPARE(fit.params.splitStoreNs, cfg.base.splitStoreNs * fit.lockCostScale);

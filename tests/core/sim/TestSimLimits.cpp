@@ -75,7 +75,7 @@ private slots:
         cfg.copies = 100000;
         cfg.durationMs = 1;
         cfg.params.windowMaxMs = 1;  // no longer wait for window_execs either
-        // ceil(100000 / 384) = 261 copies per CPU, each exec at least 261 x 897 us.
+        // ceil(100000 / 384) = 261 copies per CPU, each exec at least 261 x 900 us.
         const std::string why = refusal(cfg);
         QVERIFY2(why.find("too short for 100000 copies on 384 CPUs") != std::string::npos,
                  why.c_str());
@@ -83,7 +83,7 @@ private slots:
         cfg.durationMs = 235;
         QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
         cfg.copies = 384;
-        cfg.durationMs = 1;  // one copy per CPU: 0.897 ms per exec fits
+        cfg.durationMs = 1;  // one copy per CPU: 0.9 ms per exec fits
         QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
         cfg.copies = 100001;
         QVERIFY(refusal(cfg).find("copies must be from 1 to 100000") != std::string::npos);
