@@ -261,9 +261,12 @@ void AddressSpace::planExitMmap(const BatchRule& batch, Plan& plan) {
     unlinkBatched(gone, batch, plan);
 }
 
-void AddressSpace::planSteps(const Recipe& recipe, const BatchRule& batch, Plan& plan) {
+void AddressSpace::planSteps(const Recipe& recipe, const BatchRule& batch, Plan& plan,
+                             const std::vector<std::uint8_t>* lineSteps) {
     for (std::size_t k = 0; k < recipe.steps.size(); ++k) {
         const RecipeStep& st = recipe.steps[k];
+        if (lineSteps && k < lineSteps->size() && (*lineSteps)[k])
+            plan.actions.push_back({Action::Lines, static_cast<std::uint32_t>(k), 0});
         const std::uint64_t start = (st.file >= 0 ? regionBase(st.file) : 0) + st.at;
         const std::int32_t file = st.file >= 0 && st.file < static_cast<int>(fileIds_.size())
                                       ? fileIds_[static_cast<std::size_t>(st.file)]

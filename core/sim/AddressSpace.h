@@ -54,11 +54,12 @@ struct Hold {
     std::uint32_t opCount = 0;
 };
 
-// One exec's actions, in order: unlocked work or a lock hold.
+// One exec's actions, in order: unlocked work, a lock hold, or the shared lines touched before
+// a recipe step (SharedLines).
 struct Action {
-    enum Kind : std::uint8_t { Work, Locked };
+    enum Kind : std::uint8_t { Work, Locked, Lines };
     Kind kind = Work;
-    std::uint32_t index = 0;  // Work: the (first) recipe step; Locked: into Plan::holds
+    std::uint32_t index = 0;  // Work, Lines: the (first) recipe step; Locked: into Plan::holds
     double weight = 0;        // Work: the recipe weight, adjacent work steps summed
 };
 
@@ -101,7 +102,9 @@ public:
 
     // Appends to `plan` what one pass over the recipe's steps does. The address space itself
     // changes at once; the trees change when the simulator executes the holds.
-    void planSteps(const Recipe& recipe, const BatchRule& batch, Plan& plan);
+    // `lineSteps` (one flag per step, or null) puts a Lines action before each flagged step.
+    void planSteps(const Recipe& recipe, const BatchRule& batch, Plan& plan,
+                   const std::vector<std::uint8_t>* lineSteps = nullptr);
 
     // New VMAs take their ids from this counter (shared by every address space of a run).
     void setIdSource(std::uint32_t* next) { nextId_ = next; }

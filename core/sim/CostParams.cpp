@@ -14,15 +14,17 @@ namespace immap::sim {
 // most a whole transfer. Memory costs may be 0, to isolate the rest of the model.
 const std::vector<CostParams::Info>& CostParams::table() {
     static const std::vector<Info> t = {
-        {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 900'000, 0, 1e10,
-         "Work per exec outside any i_mmap lock (user space, page faults, the rest of execve), "
-         "spread over the recipe's work steps by their weights.",
+        {"unlocked_ns_per_exec", "ns", &CostParams::unlockedNsPerExec, 888'000, 0, 1e10,
+         "Work per exec outside any i_mmap lock and outside the shared lines the model prices "
+         "(user space, page faults, the rest of execve), spread over the recipe's work steps "
+         "by their weights.",
          "1 copy of execl-loop ran 1,104 execs/s on the capture host (samples/traces/README.md): "
-         "906 µs per exec. The model's locked i_mmap work per exec at 1 copy on that host "
-         "(samples/topologies/host-2cpu.xml, other parameters at their defaults) is about 6 µs "
-         "(immap simulate --topology xml:samples/topologies/host-2cpu.xml --duration-ms 3000 "
-         "--param unlocked_ns_per_exec=897000 gives 1,107 execs/s, 903 µs per exec); 906 - 6 = "
-         "900 µs."},
+         "906 µs per exec. At 1 copy on that host (samples/topologies/host-2cpu.xml, other "
+         "parameters at their defaults) the model prices 6.3 µs of locked i_mmap work and 12.2 "
+         "µs on the shared lines besides i_mmap per exec (immap simulate --topology "
+         "xml:samples/topologies/host-2cpu.xml --duration-ms 3000 --param "
+         "unlocked_ns_per_exec=890000 gives 908.3 µs per exec); 906 - 18.3 = 888 µs, which "
+         "gives 1,103 execs/s (906.3 µs)."},
         {"mem_local_ns", "ns", &CostParams::memLocalNs, 50, 0, 1e6,
          "Touching a tree node (or a lock's cache line) homed on the CPU's own NUMA node: one "
          "cache-line transfer within a socket.",
@@ -144,6 +146,107 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "28.5, 27.7 and 14.9 libc walks/s from LRU scanning against at most 12.9, 2.4 and "
          "1.25 libc evictions/s, each at most one waiting walk: 0.69, 0.92, 0.92 try only "
          "(median 0.92)."},
+        {"pcpu_lock_lines", "lines", &CostParams::pcpuLockLines, 10, 0, 100,
+         "Cache lines one per-CPU-allocator section pulls while it holds the global pcpu_lock: "
+         "the lock word, pcpu_alloc_mutex's (allocations), the chunk's header, alloc_map and "
+         "bound_map words, block metadata, the slot lists pcpu_chunk_relocate moves the chunk "
+         "between, pcpu_nr_empty_pop_pages. An exec runs four sections on these global lines, "
+         "one after another: mm_init's two allocations and __mmdrop's two frees of the old mm. "
+         "A section whose lines another CPU touched last pays one transfer per line.",
+         "Counted in linux-source-6.12: kernel/fork.c mm_init (mm_alloc_cid, "
+         "percpu_counter_init_many for rss_stat) and __mmdrop (mm_destroy_cid, "
+         "percpu_counter_destroy_many); mm/percpu.c pcpu_alloc_noprof (mutex, then pcpu_lock, "
+         "pcpu_alloc_area, relocate) and free_percpu (pcpu_lock, pcpu_free_area, relocate). "
+         "Range 6-30: fewer when the metadata shares lines, more when a relocation crosses "
+         "several slots. Guzik's commit 14ef95be6f55 (6.6) cut these sections from ten per exec "
+         "to four and names them the bottleneck of a static exec benchmark on 26 cores "
+         "(docs/kernel.md 10); its gain was not used to set the value."},
+        {"percpu_counters_lock_lines", "lines", &CostParams::percpuCountersLockLines, 3, 0, 100,
+         "Lines one section under the global percpu_counters_lock pulls: "
+         "percpu_counter_init_many links the new mm's rss_stat counters onto the global "
+         "percpu_counters list, percpu_counter_destroy_many unlinks the old mm's: two sections "
+         "per exec.",
+         "lib/percpu_counter.c (linux-source-6.12, CONFIG_HOTPLUG_CPU, on in distribution "
+         "kernels): the lock word, the list head or previous entry, the next entry; range 2-4."},
+        {"pgd_lock_lines", "lines", &CostParams::pgdLockLines, 3, 0, 100,
+         "Lines one section under x86-64's global pgd_lock pulls: pgd_alloc links the new mm's "
+         "page-global directory onto pgd_list (pgd_ctor), pgd_free unlinks the old one "
+         "(pgd_dtor): two sections per exec.",
+         "arch/x86/mm/pgtable.c (linux-source-6.12); SHARED_KERNEL_PMD is 0 on x86-64, so "
+         "every pgd is listed. The lock word and the two list neighbours: 3; range 2-4."},
+        {"binfmt_lock_touches", "touches per exec", &CostParams::binfmtLockTouches, 4, 0, 100,
+         "Atomics per exec on the global binfmt_lock (a read-write spinlock, read-locked): "
+         "search_binary_handler read-locks it, unlocks it around each handler it tries, "
+         "re-locks it after, and unlocks it on success. Each touch pulls its one line.",
+         "fs/exec.c search_binary_handler (linux-source-6.12): lock, unlock, lock, unlock for "
+         "the first handler that accepts: 4; 2 more per handler tried before ELF (binfmt_misc, "
+         "binfmt_script when registered first): range 4-8."},
+        {"i_writecount_lines", "lines", &CostParams::iWritecountLines, 1, 0, 2,
+         "Lines one touch of an inode's i_writecount pulls. execve denies writes to the binary "
+         "and to the interpreter while it loads them and keeps the binary denied while it runs: "
+         "the executable's is touched 4 times per exec (open_exec, set_mm_exe_file for the new "
+         "mm, the old mm's release, the bprm's close), ld.so's twice (open_exec, allow after "
+         "load_elf_interp). Shared by every copy of the same binary.",
+         "fs/exec.c do_open_execat and do_close_execat, kernel/fork.c set_mm_exe_file, "
+         "fs/binfmt_elf.c load_elf_binary (exe_file_deny_write_access, "
+         "exe_file_allow_write_access; linux-source-6.12). One line; 2 when the line is also "
+         "written for another field (range 0-2; 0 turns it off)."},
+        {"dentry_lockref_lines", "lines", &CostParams::dentryLockrefLines, 1, 0, 2,
+         "Lines one touch of a dentry's d_lockref pulls. Opening each recipe file (execve's "
+         "open_exec of the binary and the interpreter, ld.so's openat of ld.so.cache and "
+         "libc.so.6) takes a reference at the end of the RCU path walk and the close drops it: "
+         "two cmpxchgs per file per exec on a line every copy shares.",
+         "fs/namei.c complete_walk / legitimize_path (lockref_get_not_dead), fs/dcache.c "
+         "dput / fast_dput (lockref_put_return), lib/lockref.c (linux-source-6.12). One line "
+         "(range 0-2; 0 turns it off)."},
+        {"vma_count_lines", "lines", &CostParams::vmaCountLines, 1, 0, 2,
+         "split-locks only: lines v2's atomic_t vma_count in the file's address_space pulls; "
+         "every link and unlink of a VMA in any of the file's trees bumps it, inside the hold. "
+         "One line for the whole file, whichever node's tree changes.",
+         "The v2 patch (docs/kernel.md 6, the proposal's second version): an atomic_inc in the "
+         "link and an atomic_dec in the unlink. One line (range 0-2; 0 turns it off)."},
+        {"folio_pages", "pages", &CostParams::folioPages, 1, 1, 512,
+         "Pages per page-cache folio of the mapped files (the recipe's mapped_pages). 1: small "
+         "folios, each page its own struct page line for refcount and mapcount. Larger: a "
+         "folio's pages share its head lines (refcount, large mapcount), touched once per "
+         "fault-around batch on map and once each on unmap and put, while every page still "
+         "bumps its own _mapcount on map and unmap (6.12 keeps per-page mapcounts).",
+         "Depends on the filesystem: XFS has large page-cache folios since 5.18, ext4 only "
+         "since 6.16, so a Debian 12 host on ext4 has small ones; range 1-512 (a 2 MiB folio: "
+         "libc's text as one large folio)."},
+        {"fault_around_pages", "pages", &CostParams::faultAroundPages, 16, 1, 512,
+         "Pages a read fault on a file page in the page cache maps at once (do_fault_around, "
+         "filemap_map_pages): one batch, one touch of a large folio's head lines.",
+         "mm/memory.c (linux-source-6.12): fault_around_pages = 65536 >> PAGE_SHIFT, 16 with "
+         "4 KiB pages; tunable in debugfs (fault_around_bytes); range 1-512."},
+        {"folio_touches_per_page", "touches", &CostParams::folioTouchesPerPage, 3, 0, 6,
+         "Transfers of a small folio's struct page line per exec that maps it: at map "
+         "(folio_add_file_rmap_ptes and the reference filemap_map_pages takes, one line), at "
+         "unmap in exit_mmap (folio_remove_rmap_ptes), and the TLB batch's deferred folio_put.",
+         "mm/filemap.c filemap_map_pages, mm/rmap.c, mm/memory.c zap_present_ptes and "
+         "tlb_flush_mmu (linux-source-6.12): 3; range 2-4."},
+        {"percpu_loop_lines_per_cpu", "lines per CPU", &CostParams::percpuLoopLinesPerCpu, 4, 0, 64,
+         "Lines an exec touches per possible CPU in loops over all CPUs: pcpu_alloc_noprof's "
+         "memset of every CPU's unit (two allocations), mm_init_cid's per-CPU initialisation, "
+         "check_mm's percpu_counter_sum of rss_stat at __mmdrop. Each is in that CPU's unit, "
+         "homed on its node: the exec's time grows with the machine.",
+         "mm/percpu.c (for_each_possible_cpu memset), include/linux/mm.h mm_init_cid, "
+         "kernel/fork.c check_mm, lib/percpu_counter.c __percpu_counter_sum "
+         "(linux-source-6.12): 2 + 1 + 1 = 4; range 2-6."},
+        {"percpu_loop_mlp", "misses", &CostParams::percpuLoopMlp, 8, 1, 64,
+         "Misses of those loops in flight at once (memory-level parallelism): the addresses "
+         "are independent, so a core overlaps them.",
+         "10-12 line fill buffers on Skylake, 16 on Golden Cove, 22-24 outstanding L1 misses on "
+         "Zen 2-4 (the vendors' optimization manuals); a loop with work per iteration reaches "
+         "about half: 8 (inference); range 2-16."},
+        {"smt_thread_share", "x alone", &CostParams::smtThreadShare, 0.6, 0.3, 1,
+         "Speed of a copy's unlocked work while the other hardware thread of its core is busy "
+         "(SMT), as a fraction of its speed alone. Copies fill first threads of every core "
+         "before second threads, as the scheduler does; 1 turns it off.",
+         "SMT gives a core 1.1-1.3x the throughput of one thread on server and kernel-heavy "
+         "work (Intel's \"up to 30%\"; AMD's figures for Zen are similar): 0.55-0.65 per "
+         "thread; range 0.5-1 (inference from the vendors' figures, not measured here: this "
+         "host has no SMT)."},
         {"background_processes", "processes", &CostParams::backgroundProcesses, 250, 0, 1e6,
          "Other processes on the host mapping the recipe's background files (libc, ld.so) with "
          "their final layouts, homed round-robin over the nodes; they make the trees deep.",
@@ -221,6 +324,19 @@ bool CostParams::set(std::string_view name, double value, std::string& error) {
     }
     error = "unknown parameter \"" + std::string(name) + "\" (see immap simulate --list-params)";
     return false;
+}
+
+void CostParams::clearSharedLines() {
+    pcpuLockLines = 0;
+    percpuCountersLockLines = 0;
+    pgdLockLines = 0;
+    binfmtLockTouches = 0;
+    iWritecountLines = 0;
+    dentryLockrefLines = 0;
+    vmaCountLines = 0;
+    folioTouchesPerPage = 0;
+    percpuLoopLinesPerCpu = 0;
+    smtThreadShare = 1;
 }
 
 bool CostParams::setFromText(std::string_view assignment, std::string& error) {

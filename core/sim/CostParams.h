@@ -11,7 +11,7 @@
 namespace immap::sim {
 
 struct CostParams {
-    double unlockedNsPerExec = 900'000;
+    double unlockedNsPerExec = 888'000;
     double memLocalNs = 50;
     double memPerDistanceNs = 6.4;
     double cacheHitNs = 5;
@@ -29,6 +29,20 @@ struct CostParams {
     double cacheL1HitNs = 1.5;
     double l1Lines = 512;
     double workLinesPerUs = 10;
+    // Shared lines an exec touches besides i_mmap (SharedLines.h); 0 lines turns one off.
+    double pcpuLockLines = 10;
+    double percpuCountersLockLines = 3;
+    double pgdLockLines = 3;
+    double binfmtLockTouches = 4;
+    double iWritecountLines = 1;
+    double dentryLockrefLines = 1;
+    double vmaCountLines = 1;
+    double folioPages = 1;
+    double faultAroundPages = 16;
+    double folioTouchesPerPage = 3;
+    double percpuLoopLinesPerCpu = 4;
+    double percpuLoopMlp = 8;
+    double smtThreadShare = 0.6;
     double backgroundProcesses = 250;
     double warmupMs = 5;
     double warmupExecs = 3;
@@ -53,6 +67,9 @@ struct CostParams {
     bool set(std::string_view name, double value, std::string& error);
     bool setFromText(std::string_view assignment, std::string& error);
     double get(std::string_view name) const;  // NaN for an unknown name
+
+    // Every shared-line component off (the model of i_mmap alone, as before they came).
+    void clearSharedLines();
 
     // The price of touching a cache line homed at SLIT distance `distance`.
     double memoryNs(unsigned distance) const {

@@ -192,6 +192,18 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
             ctx.fail("file \"" + rf.name +
                      "\": \"per_copy\" and \"background\" exclude each other (a file each copy "
                      "maps for itself is mapped by no other process)");
+        const QJsonValue execOpen = f.value("exec_open");
+        if (!execOpen.isUndefined()) {
+            const QString v = execOpen.toString();
+            if (v == "binary")
+                rf.execOpen = ExecOpen::Binary;
+            else if (v == "interpreter")
+                rf.execOpen = ExecOpen::Interpreter;
+            else
+                ctx.fail("file \"" + rf.name +
+                         "\": \"exec_open\" must be \"binary\" or \"interpreter\"");
+        }
+        rf.mappedPages = pagesField(f, "mapped_pages", ctx, false, 0);
         r.files.push_back(std::move(rf));
     }
 

@@ -20,11 +20,19 @@ public:
     using io::InputError::InputError;
 };
 
+// How execve opens a file itself (open_exec), denying writes to it while it runs: the
+// executable, and the ELF interpreter (ld.so). Others are opened by the process (ld.so).
+enum class ExecOpen : std::uint8_t { None, Binary, Interpreter };
+
 struct RecipeFile {
     std::string name;
     std::string role;
     bool background = false;  // other processes on the host map it too (their VMAs pre-fill it)
     bool perCopy = false;     // each copy maps its own inode: no tree or lock shared with others
+    ExecOpen execOpen = ExecOpen::None;
+    // Page-cache pages of the file one exec maps into its page tables (faults and fault-around):
+    // each takes folio refcount and mapcount atomics on map and unmap (SharedLines).
+    std::uint64_t mappedPages = 0;
 };
 
 enum class StepOp : std::uint8_t { Work, ExitMmap, Mmap, Munmap, Mprotect };

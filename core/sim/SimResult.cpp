@@ -57,6 +57,20 @@ std::string SimResult::toJson(bool detail) const {
     o["cache_memory_reads"] = static_cast<double>(cacheMemoryReads);
     o["cache_upgrades"] = static_cast<double>(cacheUpgrades);
     o["lock_line_transfers"] = static_cast<double>(lockLineTransfers);
+    // The copies' time on each shared line besides i_mmap, per exec in the window.
+    QJsonArray sl;
+    for (const SharedLineResult& l : sharedLines) {
+        QJsonObject j;
+        j["name"] = QString::fromStdString(l.name);
+        j["scope"] = QString::fromStdString(l.scope);
+        j["touches_per_exec"] =
+            execs ? static_cast<double>(l.touches) / static_cast<double>(execs) : 0.0;
+        j["transfers_per_exec"] =
+            execs ? static_cast<double>(l.transfers) / static_cast<double>(execs) : 0.0;
+        j["ns_per_exec"] = execs ? l.delayNs / static_cast<double>(execs) : 0.0;
+        sl.append(j);
+    }
+    o["shared_lines"] = sl;
     QJsonObject ps;
     for (const CostParams::Info& i : CostParams::table())
         ps[i.name] = params.*(i.field);

@@ -7,6 +7,7 @@
 
 #include "sim/CostParams.h"
 #include "sim/RwSemModel.h"
+#include "sim/SharedLines.h"
 
 namespace immap::sim {
 
@@ -85,6 +86,9 @@ struct SimResult {
     std::uint64_t cacheUpgrades = 0;
     std::uint64_t lockLineTransfers = 0;
     std::uint64_t events = 0;
+    // Each shared line besides i_mmap (SharedLines): touches, transfers and the copies' time
+    // on it in the window.
+    std::vector<SharedLineResult> sharedLines;
     CostParams params;
 
     // `detail` adds per-CPU and per-file sections; the keys of issue 4 item 6 are always there.

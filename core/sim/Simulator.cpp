@@ -51,7 +51,7 @@ void Simulator::Impl::setPhase(Agent& a, Phase ph, Time t) {
 void Simulator::Impl::startExec(std::size_t id, Time t) {
     Agent& a = agents[id];
     a.plan.clear();
-    a.as->planSteps(*recipe, batch, a.plan);
+    a.as->planSteps(*recipe, batch, a.plan, &shared->stepMask());
     a.pc = 0;
     a.execStart = t;
     emit(SimEvent::ExecBegin, t, static_cast<std::int64_t>(id));
@@ -78,7 +78,7 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
         return;
     }
     const Action& act = a.plan.actions[a.pc];
-    if (act.kind == Action::Work) {
+    if (act.kind != Action::Locked) {  // work, or touching shared lines: the CPU runs it
         setPhase(a, Phase::Work, t);
         CpuSpin& c = spinOf(a);
         if (c.agent >= 0) {
@@ -100,10 +100,18 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
     beginLocked(id, t);
 }
 
-// Unlocked work runs on the copy's CPU; copies sharing a CPU take turns (FIFO).
+// Unlocked work runs on the copy's CPU; copies sharing a CPU take turns (FIFO). With the
+// other hardware thread of its core busy, it runs at smt_thread_share of its speed.
 void Simulator::Impl::startWork(std::size_t id, Time t) {
-    const Agent& a = agents[id];
-    const double ns = a.plan.actions[a.pc].weight * unlockedScale;
+    Agent& a = agents[id];
+    if (a.plan.actions[a.pc].kind == Action::Lines) {
+        a.lineNext = 0;
+        touchLines(id, t);
+        return;
+    }
+    double ns = a.plan.actions[a.pc].weight * unlockedScale;
+    if (cfg.params.smtThreadShare < 1 && siblingBusy(puPos[a.cpu], t))
+        ns /= cfg.params.smtThreadShare;
     cache->touchOthers(puPos[a.cpu], static_cast<std::uint64_t>(
                                          std::llround(ns / 1000 * cfg.params.workLinesPerUs)));
     Time& free = cpuFree[static_cast<std::size_t>(puPos[a.cpu])];
@@ -111,6 +119,36 @@ void Simulator::Impl::startWork(std::size_t id, Time t) {
     const Time done = begin + toTime(ns);
     free = done;
     queue.schedule(done, {0, kWorkDone, static_cast<std::uint32_t>(id), 0});
+}
+
+bool Simulator::Impl::siblingBusy(int pos, Time t) const {
+    for (int s : siblings[static_cast<std::size_t>(pos)])
+        if (cpuFree[static_cast<std::size_t>(s)] > t ||
+            cpuSpin[static_cast<std::size_t>(s)].agent >= 0)
+            return true;
+    return false;
+}
+
+// The next shared-line touch before a recipe step, one event each so that every line sees
+// its touches in time order. The CPU is busy meanwhile (an atomic waiting for its line, a
+// spinlock spinning); if another copy's work holds the CPU, the touch waits for it.
+void Simulator::Impl::touchLines(std::size_t id, Time t) {
+    Agent& a = agents[id];
+    const std::vector<std::uint32_t>& touches = shared->atStep(a.plan.actions[a.pc].index);
+    if (a.lineNext == touches.size()) {
+        ++a.pc;
+        nextAction(id, t);
+        return;
+    }
+    Time& free = cpuFree[static_cast<std::size_t>(puPos[a.cpu])];
+    if (free > t) {
+        queue.schedule(free, {0, kLineDone, static_cast<std::uint32_t>(id), 0});
+        return;
+    }
+    const Time done = shared->touch(touches[a.lineNext++], puPos[a.cpu], a.node, t, memCost,
+                                    cfg.params.lockAtomicNs, inWindow);
+    free = done;
+    queue.schedule(done, {0, kLineDone, static_cast<std::uint32_t>(id), 0});
 }
 
 // rwsem_can_spin_on_owner: no spinning when need_resched is already set, i.e. when another
@@ -212,6 +250,10 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
         setPhase(a, Phase::Hold, t);
         const Hold& h = a.plan.holds[a.plan.actions[a.pc].index];
         FileState& f = files[static_cast<std::size_t>(h.file)];
+        // split-locks: v2's vma_count, one line per file, bumped by every link and unlink
+        // inside the hold (its touches are reserved from the hold's start, in turn).
+        const int vmaCount = shared->vmaCountKind(f.recipeFile);
+        Time counted = t;
         for (std::uint32_t k = 0; k < h.opCount; ++k) {
             const TreeOp& op = a.plan.ops[h.firstOp + k];
             itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
@@ -219,7 +261,11 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
             applyOp(op, f, tree, *a.as, t, static_cast<std::int64_t>(id));
             ns += p.treeOpNs + pricer.cost;
             ++treeOps;
+            if (vmaCount >= 0)
+                counted = shared->touch(static_cast<std::uint32_t>(vmaCount), cpu, a.node, counted,
+                                        memCost, p.lockAtomicNs, inWindow);
         }
+        ns += static_cast<double>(counted - t);
         // vma_iter_store and map_count++ (split, expand); anon_vma_lock_write and the
         // anon_vma tree updates for a VMA with an anon_vma: inside the hold, whatever the policy.
         if (h.store) ns += p.splitStoreNs;
@@ -445,6 +491,9 @@ void Simulator::Impl::handle(const Event& e) {
             break;
         case kSliceEnd:
             sliceEnd(id, e.payload, t);
+            break;
+        case kLineDone:
+            touchLines(id, t);
             break;
     }
 }

@@ -13,6 +13,7 @@
 #include "mapping/Policy.h"
 #include "sim/CostParams.h"
 #include "sim/Recipe.h"
+#include "sim/SharedLines.h"
 #include "sim/SimResult.h"
 #include "sim/Time.h"
 
@@ -35,6 +36,8 @@ struct SimConfig {
     const Recipe* recipe = nullptr;  // nullptr: Recipe::builtinDefault()
     double walkersPerSecond = 0;     // whole-file walkers on the recipe's walker file
     CostParams params;
+    // Shared lines beyond the built-in catalogue (SharedLines), each with where it is touched.
+    std::vector<std::pair<SharedLineKind, SharedLineUse>> extraSharedLines;
     // Sees every event from the first set-up insert on (see setObserver for later starts).
     SimObserver* observer = nullptr;
 };

@@ -21,6 +21,7 @@
 #include "sim/Random.h"
 #include "sim/ResultMath.h"
 #include "sim/RwSemModel.h"
+#include "sim/SharedLines.h"
 #include "topology/Topology.h"
 
 #include "sim/Simulator.h"
@@ -41,6 +42,7 @@ enum EventKind : std::uint32_t {
     kWalkerArrive,
     kWindowStart,
     kSliceEnd,  // a spinner's slice ends: it stops if it still spins (payload: its turn)
+    kLineDone,  // a copy's touch of a shared line (or its wait for its CPU) is over
 };
 
 using Phase = PhaseClock::Phase;
@@ -79,6 +81,7 @@ struct FileState {
     std::uint64_t inserts = 0;
     std::uint64_t removes = 0;
     std::uint64_t pages = 1;  // file size in pages (for walkers)
+    int recipeFile = -1;      // the recipe's file it is (several for a per_copy file)
 };
 
 struct LockReq {
@@ -99,6 +102,7 @@ struct Agent {
     std::unique_ptr<AddressSpace> as;
     Plan plan;
     std::size_t pc = 0;
+    std::size_t lineNext = 0;  // a Lines action: the next touch
     Time execStart = 0;
     std::uint64_t execsDone = 0;
     CopyExecs execs;  // in the window
@@ -151,9 +155,10 @@ struct Simulator::Impl {
     std::vector<unsigned> puOrder;     // OS indexes in logical order
     std::vector<std::vector<double>> memCost;
     std::vector<unsigned> copyCpu;
-    std::vector<Time> cpuFree;     // by position in puOrder
-    std::vector<CpuSpin> cpuSpin;  // by position in puOrder
-    std::vector<int> puPos;        // OS index -> position
+    std::vector<Time> cpuFree;               // by position in puOrder
+    std::vector<CpuSpin> cpuSpin;            // by position in puOrder
+    std::vector<int> puPos;                  // OS index -> position
+    std::vector<std::vector<int>> siblings;  // by position: the other PUs of its core
 
     std::vector<FileState> files;
     std::vector<std::unique_ptr<Lock>> locks;
@@ -166,6 +171,7 @@ struct Simulator::Impl {
     Rng rng;
     Pricer pricer;
     std::unique_ptr<CacheModel> cache;    // the tree nodes' lines (the lock words keep their own)
+    std::unique_ptr<SharedLines> shared;  // the lines an exec shares besides i_mmap
     std::uint64_t lockLineTransfers = 0;  // touches of a lock word last touched by another CPU
     SimObserver* observer = nullptr;
     Time warmup = 0;
@@ -237,6 +243,8 @@ struct Simulator::Impl {
     void startExec(std::size_t id, Time t);
     void nextAction(std::size_t id, Time t);
     void startWork(std::size_t id, Time t);
+    void touchLines(std::size_t id, Time t);
+    bool siblingBusy(int pos, Time t) const;
     CpuSpin& spinOf(const Agent& a) { return cpuSpin[static_cast<std::size_t>(puPos[a.cpu])]; }
     bool maySpin(const Agent& a, Time t);
     void spinEnded(const Agent& a, Time t);

@@ -76,6 +76,26 @@ void Simulator::Impl::setUp() {
                                          p.writeFraction, p.cacheL1HitNs, p.l1Lines);
     pricer.cache = cache.get();
 
+    // The other hardware threads of each PU's core (SMT).
+    siblings.assign(puOrder.size(), {});
+    for (std::size_t i = 0; i < puOrder.size(); ++i) {
+        const topology::Pu* pu = topo.puByOsIndex(puOrder[i]);
+        if (!pu || pu->core < 0) continue;
+        for (unsigned os : topo.cores()[static_cast<std::size_t>(pu->core)].pus)
+            if (os != puOrder[i] && os < puPos.size()) siblings[i].push_back(puPos[os]);
+    }
+    // The lines an exec shares besides i_mmap; the per-CPU loops read one line in each possible
+    // CPU's unit, homed on that CPU's node, percpu_loop_mlp misses at a time.
+    std::vector<double> loopNs(nodes, 0);
+    for (unsigned n = 0; n < nodes; ++n) {
+        for (unsigned os : puOrder)
+            loopNs[n] += memCost[n][static_cast<std::size_t>(
+                std::min<int>(nodeOfCpu(os), static_cast<int>(nodes) - 1))];
+        loopNs[n] /= std::max(1.0, p.percpuLoopMlp);
+    }
+    shared = std::make_unique<SharedLines>(p, *recipe, nodes, cfg.policy.kind == Kind::SplitLocks,
+                                           std::move(loopNs), cfg.extraSharedLines);
+
     const auto trees = static_cast<unsigned>(placement.treeCount());
     batch.perVma = cfg.policy.kind == Kind::SplitLocks;
     batch.splitTwoHolds = cfg.policy.kind == Kind::SplitLocks;
@@ -89,10 +109,11 @@ void Simulator::Impl::setUp() {
         return static_cast<int>(locks.size() - 1);
     };
     // One file state (an inode): its trees and the policy's locks.
-    auto addFile = [&](std::string name, std::uint64_t pages) {
+    auto addFile = [&](std::string name, std::uint64_t pages, int recipeFile) {
         const int fi = static_cast<int>(files.size());
         FileState& fs = files.emplace_back();
         fs.name = std::move(name);
+        fs.recipeFile = recipeFile;
         fs.pages = pages;
         for (unsigned t = 0; t < trees; ++t) {
             fs.trees.push_back(std::make_unique<itree::IntervalTree>());
@@ -123,7 +144,7 @@ void Simulator::Impl::setUp() {
                 std::max(pages[static_cast<std::size_t>(s.file)], s.pgoff + s.pages);
     files.reserve(recipe->files.size());
     for (std::size_t f = 0; f < recipe->files.size(); ++f)
-        addFile(recipe->files[f].name, pages[f]);
+        addFile(recipe->files[f].name, pages[f], static_cast<int>(f));
     // A per_copy file is a distinct inode for each copy: copy 0 maps the recipe's file state,
     // every other copy one of its own (walkers walk copy 0's).
     std::vector<std::vector<std::int32_t>> fileIds(cfg.copies);
@@ -132,7 +153,8 @@ void Simulator::Impl::setUp() {
             std::int32_t id = static_cast<std::int32_t>(f);
             if (c > 0 && recipe->files[f].perCopy) {
                 id = static_cast<std::int32_t>(files.size());
-                addFile(recipe->files[f].name + "#" + std::to_string(c), pages[f]);
+                addFile(recipe->files[f].name + "#" + std::to_string(c), pages[f],
+                        static_cast<int>(f));
             }
             fileIds[c].push_back(id);
         }
@@ -240,6 +262,7 @@ SimResult Simulator::Impl::result(Time at) const {
     r.cacheUpgrades = cc.upgrades;
     r.lockLineTransfers = lockLineTransfers;
     r.events = queue.scheduledCount();
+    r.sharedLines = shared->results();
     return r;
 }
 

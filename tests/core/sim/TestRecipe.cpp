@@ -2,7 +2,9 @@
 // final layouts equal the real ones in the host250 snapshot, its lock holds per exec match the
 // count worked out by hand from the kernel's paths (docs/recipe.md), bad recipes name their
 // line, and random mmap/munmap/mprotect sequences agree with a page-by-page model.
+#include <QDir>
 #include <QTest>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <random>
@@ -13,6 +15,7 @@
 #include "itree/IntervalTree.h"
 #include "itree/InvariantChecker.h"
 #include "procfs/MapsParser.h"
+#include "procfs/NumaMapsParser.h"
 #include "sim/AddressSpace.h"
 #include "sim/Recipe.h"
 
@@ -364,6 +367,14 @@ private slots:
              " {\"name\": \"b\", \"per_copy\": true, \"background\": true}],\n"
              " \"steps\": [{\"op\": \"work\", \"weight\": 1}]}",
              2, "file \"b\": \"per_copy\" and \"background\" exclude each other"},
+            {"{\"format\": \"immap-recipe\", \"version\": 1, \"files\": [\n"
+             " {\"name\": \"a\"},\n {\"name\": \"b\", \"exec_open\": \"script\"}],\n"
+             " \"steps\": [{\"op\": \"work\", \"weight\": 1}]}",
+             3, "file \"b\": \"exec_open\" must be \"binary\" or \"interpreter\""},
+            {"{\"format\": \"immap-recipe\", \"version\": 1, \"files\": [\n"
+             " {\"name\": \"b\", \"mapped_pages\": -3}],\n"
+             " \"steps\": [{\"op\": \"work\", \"weight\": 1}]}",
+             2, "\"mapped_pages\" must be a whole number of pages"},
         };
         for (const Case& c : cases) {
             try {
@@ -375,6 +386,45 @@ private slots:
                 QVERIFY2(e.reason().find(c.reason) != std::string::npos, e.what());
             }
         }
+    }
+
+    // The default recipe's mapped_pages are the host250 snapshot's: per process, the pages
+    // numa_maps counts as mapped= in the file's VMAs, summed; the median over the processes
+    // that map it (the executable's layout is /usr/bin/sleep's).
+    void mappedPagesAreTheSnapshotsMedians() {
+        const QDir snap(QString(IMMAP_SAMPLES) + "/snapshots/host250");
+        std::map<std::string, std::vector<std::uint64_t>> perProcess;
+        for (const QString& pid : snap.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            std::ifstream in((snap.filePath(pid) + "/numa_maps").toStdString());
+            if (!in) continue;
+            std::stringstream text;
+            text << in.rdbuf();
+            std::map<std::string, std::uint64_t> sums;
+            for (const auto& e : procfs::NumaMapsParser::parse(text.str(), "numa_maps"))
+                for (const char* f : {"/libc.so.6", "/ld-linux-x86-64.so.2", "/usr/bin/sleep"})
+                    if (e.file.size() >= std::strlen(f) &&
+                        e.file.compare(e.file.size() - std::strlen(f), std::string::npos, f) == 0)
+                        sums[f] += e.mapped;
+            for (const auto& [f, n] : sums)
+                perProcess[f].push_back(n);
+        }
+        auto median = [&](const char* f) -> std::uint64_t {
+            auto v = perProcess[f];
+            if (v.empty()) return 0;
+            std::sort(v.begin(), v.end());
+            return v[v.size() / 2];
+        };
+        const Recipe& r = Recipe::builtinDefault();
+        auto pagesOf = [&](const char* name) {
+            return r.files[static_cast<std::size_t>(r.fileIndex(name))].mappedPages;
+        };
+        QCOMPARE(pagesOf("libc.so.6"), median("/libc.so.6"));
+        QCOMPARE(pagesOf("ld-linux-x86-64.so.2"), median("/ld-linux-x86-64.so.2"));
+        QCOMPARE(pagesOf("execl"), median("/usr/bin/sleep"));
+        QVERIFY(r.files[static_cast<std::size_t>(r.fileIndex("execl"))].execOpen ==
+                ExecOpen::Binary);
+        QVERIFY(r.files[static_cast<std::size_t>(r.fileIndex("ld-linux-x86-64.so.2"))].execOpen ==
+                ExecOpen::Interpreter);
     }
 
     void perCopyIsRead() {

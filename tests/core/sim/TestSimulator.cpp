@@ -70,6 +70,7 @@ CostParams handPriced(double unlockedNs, double atomicNs, double treeOpNs, doubl
     p.treeOpNs = treeOpNs;
     p.splitStoreNs = storeNs;
     p.anonVmaLockNs = anonVmaNs;
+    p.clearSharedLines();  // i_mmap alone: SharedLines has its own suite
     return p;
 }
 
@@ -99,8 +100,12 @@ private slots:
         double locked = 0;
         for (const LockResult& l : d.locks)
             locked += l.stats.meanHold * static_cast<double>(l.stats.holds);
+        // ... and the shared lines besides i_mmap from theirs (one copy: none waits).
+        double lines = 0;
+        for (const SharedLineResult& l : d.sharedLines)
+            lines += l.delayNs;
         const double perExec =
-            CostParams{}.unlockedNsPerExec + locked / static_cast<double>(d.execs);
+            CostParams{}.unlockedNsPerExec + (locked + lines) / static_cast<double>(d.execs);
         QVERIFY2(
             std::abs(d.execsPerSecond * perExec / 1e9 - 1) < 0.01,
             qPrintable(QString("%1 execs/s, %2 ns per exec").arg(d.execsPerSecond).arg(perExec)));
@@ -363,6 +368,7 @@ private slots:
         // tree's lines do get dearer with more CPUs writing them: that is the cache model).
         p.memLocalNs = 0;
         p.memPerDistanceNs = 0;
+        p.clearSharedLines();  // nothing else to wait for: libc's lock saturates
         struct Run {
             RwSemModel::Stats libc;
             double lineTransfersPerHold = 0;  // libc's lock word, in the window
