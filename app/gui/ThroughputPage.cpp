@@ -184,13 +184,14 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
 QString ThroughputPage::scopeNote() {
     // The walker figures are the defaults' own, so the note cannot drift from them.
     const double trying = sim::CostParams{}.walkerTrylock;
-    return tr("The model holds only the i_mmap locks and trees (cache-state pricing, the rwsem's "
-              "OSQ, stealing and handoff). The rest of exec's shared work (percpu allocator, "
-              "page-cache folios, other global lines) is not modelled yet, so a split policy's "
-              "curve is the ceiling the i_mmap locks allow, not a forecast: split-locks' author "
-              "measured about 5x. Dashed: with whole-file walkers (default %1/s, the rate "
-              "measured on a host under memory pressure; %2% are reclaim's, which give up on a "
-              "busy lock).")
+    return tr("The model holds the i_mmap locks and trees (cache-state pricing, the rwsem's "
+              "OSQ, stealing and handoff) and the other lines every exec shares: the per-CPU "
+              "allocator's lock, percpu_counters_lock, pgd_lock, binfmt_lock, i_writecount, "
+              "dentry lockrefs, page-cache folios, v2's vma_count, loops over every CPU, SMT. "
+              "Not modelled: the slab's per-node locks, the scheduler, memory bandwidth; no "
+              "parameter bands yet. Split-locks' author measured about 5x. Dashed: with "
+              "whole-file walkers (default %1/s, the rate measured on a host under memory "
+              "pressure; %2% are reclaim's, which give up on a busy lock).")
         .arg(QLocale().toString(session::SimSettings::kDefaultWalkersPerSecond, 'f', 0))
         .arg(QLocale().toString(100 * trying, 'f', 0));
 }
