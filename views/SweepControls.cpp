@@ -17,7 +17,8 @@ SweepControls::SweepControls(QWidget* parent) : QWidget(parent) {
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(6, 4, 6, 4);
     policies_ = new QLineEdit(QStringLiteral("single,split-trees,split-locks"), this);
-    policies_->setToolTip(tr("Comma-separated: single, split-trees, split-locks, sharded:K"));
+    policies_->setToolTip(
+        tr("Comma-separated: single, split-trees, split-locks, sharded:K, no-rmap"));
     copies_ = new QLineEdit(this);
     copies_->setToolTip(tr("Comma-separated copy counts (execl -c N)"));
     duration_ = new QSpinBox(this);

@@ -81,6 +81,7 @@ QColor ThroughputView::policyColor(const QString& policy) {
     if (policy == "split-trees") return QColor(0x1f, 0x77, 0xb4);
     if (policy == "split-locks") return QColor(0xd6, 0x27, 0x28);
     if (policy.startsWith("sharded")) return QColor(0x2c, 0xa0, 0x2c);
+    if (policy == "no-rmap") return QColor(0xff, 0x7f, 0x0e);
     return QColor(0x94, 0x67, 0xbd);
 }
 

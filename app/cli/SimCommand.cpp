@@ -185,7 +185,12 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
                      "than the window, gave up, or none arrived)\n";
     else if (r.walkersPerSecond > 0)
         std::cout << "  whole-file walks: " << r.walks << ", latency mean "
-                  << time(r.walkerLatencyMeanNs) << ", p99 " << time(r.walkerLatencyP99Ns) << "\n";
+                  << time(r.walkerLatencyMeanNs) << ", p99 " << time(r.walkerLatencyP99Ns) << ", "
+                  << fmt(r.walkVmasMean, 1) << " VMAs found per walk\n";
+    for (const sim::FileResult& f : r.files)
+        if (f.unlinkedVmas > 0)
+            std::cout << "  " << f.name << ": " << f.unlinkedVmas
+                      << " VMAs in no i_mmap tree (no-rmap): walkers cannot reach its pages\n";
     if (r.walksSkipped > 0)
         std::cout << "  trylock walks that gave up (a lock busy): " << r.walksSkipped << " of "
                   << r.walks + r.walksSkipped << "\n";
@@ -199,7 +204,7 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
 int simulateCommand(const QStringList& args) {
     CliCommand p("simulate", "Simulate N execl copies contending on the i_mmap locks.");
     addCommonOptions(p);
-    p.addOption({"policy", "single, split-trees, split-locks or sharded:K.", "P", "single"});
+    p.addOption({"policy", "single, split-trees, split-locks, sharded:K or no-rmap.", "P", "single"});
     p.addOption({"copies", "Number of execl copies.", "N", "1"});
     p.addOption({"json", "Print the result as JSON."});
     p.addOption(
@@ -384,7 +389,7 @@ int sweepCommand(const QStringList& args) {
             // One line per point; the walker columns say which slice of the grid it is in (a
             // speedup is over single at the same rate).
             std::cout << "policy          copies   walks/s    execs/s  seeds' range           "
-                         "vs single  busiest lock  execs/copy  walk mean  gave up\n";
+                         "vs single  busiest lock  execs/copy  VMAs/walk  walk mean  gave up\n";
             for (const sim::SimResult& r : runs) {
                 const double speedup = sim::Sweep::speedupOverSingle(runs, r);
                 std::string range = "-";
@@ -394,6 +399,9 @@ int sweepCommand(const QStringList& args) {
                 // No walkers, or none completed in the window: no latency (not a latency of 0).
                 const std::string walk =
                     r.walkersPerSecond > 0 && r.walks > 0 ? time(r.walkerLatencyMeanNs) : "-";
+                // What a walk could act on (0 under no-rmap: the marked files are in no tree).
+                const std::string found =
+                    r.walkersPerSecond > 0 && r.walks > 0 ? fmt(r.walkVmasMean, 1) : "-";
                 // Trylock walkers that gave up, of the walks that arrived and ended or gave up.
                 const std::uint64_t tried = r.walks + r.walksSkipped;
                 const std::string gaveUp = tried > 0
@@ -403,13 +411,14 @@ int sweepCommand(const QStringList& args) {
                                                      "% of " + std::to_string(tried)
                                                : "-";
                 char line[260];
-                std::snprintf(
-                    line, sizeof line, "%-14s %7u %9s %10.0f  %-21s %10s %13.3f %11llu  %-9s  %s\n",
-                    r.policy.c_str(), r.copies, fmt(r.walkersPerSecond).c_str(), r.execsPerSecond,
-                    range.c_str(), speedup > 0 ? (fmt(speedup, 2) + "x").c_str() : "-",
-                    sim::Sweep::maxUtilisation(r),
-                    static_cast<unsigned long long>(r.execsPerCopyMin), walk.c_str(),
-                    gaveUp.c_str());
+                std::snprintf(line, sizeof line,
+                              "%-14s %7u %9s %10.0f  %-21s %10s %13.3f %11llu  %9s  %-9s  %s\n",
+                              r.policy.c_str(), r.copies, fmt(r.walkersPerSecond).c_str(),
+                              r.execsPerSecond, range.c_str(),
+                              speedup > 0 ? (fmt(speedup, 2) + "x").c_str() : "-",
+                              sim::Sweep::maxUtilisation(r),
+                              static_cast<unsigned long long>(r.execsPerCopyMin), found.c_str(),
+                              walk.c_str(), gaveUp.c_str());
                 std::cout << line;
             }
         }

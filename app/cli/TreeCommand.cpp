@@ -194,6 +194,10 @@ int treeDot(const QStringList& args) {
     if (p.isSet("policy") &&
         !mapping::Policy::parse(p.value("policy").toStdString(), policy, error))
         return p.usageError(error);
+    if (policy.kind == mapping::Policy::Kind::NoRmap)
+        return p.usageError(
+            "no-rmap keeps the marked files in no i_mmap tree, so there is no tree to show "
+            "(it is a simulator policy: immap simulate --policy no-rmap)");
     return reportingBadInput([&] {
         const mapping::LoadedHost host = mapping::HostLoader::load(
             p.positionalArguments().first().toStdString(), p.value("topology").toStdString());

@@ -15,6 +15,10 @@ bool Policy::parse(std::string_view text, Policy& out, std::string& error) {
         out.kind = Kind::SplitLocks;
         return true;
     }
+    if (text == "no-rmap") {
+        out.kind = Kind::NoRmap;
+        return true;
+    }
     if (text.substr(0, 8) == "sharded:") {
         const std::string_view k = text.substr(8);
         unsigned v = 0;
@@ -29,7 +33,7 @@ bool Policy::parse(std::string_view text, Policy& out, std::string& error) {
         return false;
     }
     error = "unknown policy '" + std::string(text.substr(0, 40)) +
-            "' (expected single, split-trees, split-locks or sharded:K)";
+            "' (expected single, split-trees, split-locks, sharded:K or no-rmap)";
     return false;
 }
 
@@ -43,6 +47,8 @@ std::string Policy::name() const {
             return "split-locks";
         case Kind::Sharded:
             return "sharded:" + std::to_string(cpusPerShard);
+        case Kind::NoRmap:
+            return "no-rmap";
     }
     return "?";
 }
@@ -50,6 +56,7 @@ std::string Policy::name() const {
 std::size_t Policy::memoryPerInodeBytes(std::size_t trees) const {
     switch (kind) {
         case Kind::Single:
+        case Kind::NoRmap:  // an inode flag (the write-hint field), no new structure
             return 0;
         case Kind::SplitTrees:
             return trees * kRootBytes + (trees + 1) * kSlotBytes;

@@ -13,11 +13,16 @@ struct Policy {
         SplitTrees,  // proposal v1: one tree per NUMA node, still one rwsem
         SplitLocks,  // proposal v2: one tree and one rwsem per NUMA node
         Sharded,     // review alternative: one tree + lock per K CPUs under a top-level rwsem
+        // Yibin Liu's RWH_RMAP_EXCLUDE (2026-04): files marked in the recipe (libc, ld.so) are
+        // in no i_mmap tree at all; the others as single. Whole-file walkers cannot find the
+        // marked files' VMAs: reclaim, migration and memory-failure of their pages are lost.
+        NoRmap,
     };
     Kind kind = Kind::Single;
     unsigned cpusPerShard = 0;  // K, for Sharded
 
-    // "single", "split-trees", "split-locks", "sharded:K". Returns false with the reason.
+    // "single", "split-trees", "split-locks", "sharded:K", "no-rmap". Returns false with the
+    // reason.
     static bool parse(std::string_view text, Policy& out, std::string& error);
     std::string name() const;
 

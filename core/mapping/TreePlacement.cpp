@@ -11,6 +11,7 @@ TreePlacement::TreePlacement(const Policy& policy, const topology::Topology& top
     : policy_(policy), topo_(&topo) {
     switch (policy.kind) {
         case Policy::Kind::Single:
+        case Policy::Kind::NoRmap:
             break;
         case Policy::Kind::SplitTrees:
         case Policy::Kind::SplitLocks:
@@ -35,6 +36,7 @@ std::size_t TreePlacement::treeOf(int cpu, int node) const {
     const topology::Pu* pu = cpu >= 0 ? topo_->puByOsIndex(static_cast<unsigned>(cpu)) : nullptr;
     switch (policy_.kind) {
         case Policy::Kind::Single:
+        case Policy::Kind::NoRmap:
             return 0;
         case Policy::Kind::SplitTrees:
         case Policy::Kind::SplitLocks:

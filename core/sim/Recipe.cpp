@@ -204,6 +204,10 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
                          "\": \"exec_open\" must be \"binary\" or \"interpreter\"");
         }
         rf.mappedPages = pagesField(f, "mapped_pages", ctx, false, 0);
+        const QJsonValue exclude = f.value("rmap_exclude");
+        if (!exclude.isUndefined() && !exclude.isBool())
+            ctx.fail("file \"" + rf.name + "\": \"rmap_exclude\" must be true or false");
+        rf.rmapExclude = exclude.toBool(false);
         r.files.push_back(std::move(rf));
     }
 

@@ -33,6 +33,9 @@ struct RecipeFile {
     // Page-cache pages of the file one exec maps into its page tables (faults and fault-around):
     // each takes folio refcount and mapcount atomics on map and unmap (SharedLines).
     std::uint64_t mappedPages = 0;
+    // Marked RWH_RMAP_EXCLUDE (Yibin Liu's proposal): under the no-rmap policy its VMAs are in
+    // no i_mmap tree.
+    bool rmapExclude = false;
 };
 
 enum class StepOp : std::uint8_t { Work, ExitMmap, Mmap, Munmap, Mprotect };

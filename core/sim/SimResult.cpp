@@ -45,6 +45,7 @@ std::string SimResult::toJson(bool detail) const {
     o["locks"] = ls;
     o["walks"] = static_cast<double>(walks);
     o["walks_skipped"] = static_cast<double>(walksSkipped);
+    o["walk_vmas_mean"] = walkVmasMean;
     o["walker_latency_mean_ns"] = walkerLatencyMeanNs;
     o["walker_latency_p99_ns"] = walkerLatencyP99Ns;
     o["memory_per_inode_bytes"] = static_cast<double>(memoryPerInodeBytes);
@@ -96,6 +97,7 @@ std::string SimResult::toJson(bool detail) const {
             j["inserts"] = static_cast<double>(f.inserts);
             j["removes"] = static_cast<double>(f.removes);
             j["final_vmas"] = static_cast<double>(f.finalVmas);
+            j["unlinked_vmas"] = static_cast<double>(f.unlinkedVmas);
             QJsonArray hs;
             for (int h : f.heights)
                 hs.append(h);

@@ -43,6 +43,8 @@ struct FileResult {
     std::uint64_t removes = 0;
     std::uint64_t finalVmas = 0;  // in its trees at the end
     std::vector<int> heights;     // per tree at the end
+    // no-rmap: the file's VMAs mapped at the end that are in no tree (RWH_RMAP_EXCLUDE).
+    std::uint64_t unlinkedVmas = 0;
 };
 
 struct SimResult {
@@ -69,6 +71,7 @@ struct SimResult {
     // Trylock walkers (walker_trylock) that arrived in the window and gave up at once because a
     // lock they need was busy: reclaim's "contended" folio_referenced calls.
     std::uint64_t walksSkipped = 0;
+    double walkVmasMean = 0;  // VMAs a walk in the window found (mapping the walked pages)
     double walkerLatencyMeanNs = 0;
     double walkerLatencyP99Ns = 0;
     std::size_t memoryPerInodeBytes = 0;

@@ -78,7 +78,8 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
         return;
     }
     const Action& act = a.plan.actions[a.pc];
-    if (act.kind != Action::Locked) {  // work, or touching shared lines: the CPU runs it
+    // Work, touching shared lines, or a no-rmap file's VMA changes: the CPU runs it alone.
+    if (act.kind != Action::Locked || unlinkedHold(a)) {
         setPhase(a, Phase::Work, t);
         CpuSpin& c = spinOf(a);
         if (c.agent >= 0) {
@@ -104,14 +105,28 @@ void Simulator::Impl::nextAction(std::size_t id, Time t) {
 // other hardware thread of its core busy, it runs at smt_thread_share of its speed.
 void Simulator::Impl::startWork(std::size_t id, Time t) {
     Agent& a = agents[id];
-    if (a.plan.actions[a.pc].kind == Action::Lines) {
+    const Action& act = a.plan.actions[a.pc];
+    if (act.kind == Action::Lines) {
         a.lineNext = 0;
         touchLines(id, t);
         return;
     }
-    double ns = a.plan.actions[a.pc].weight * unlockedScale;
-    if (cfg.params.smtThreadShare < 1 && siblingBusy(puPos[a.cpu], t))
-        ns /= cfg.params.smtThreadShare;
+    double ns = 0;
+    if (act.kind == Action::Locked) {
+        // no-rmap: the VMAs change in no i_mmap tree and under no i_mmap lock; the hold's
+        // other work (the maple tree store, map_count, the anon_vma lock) remains.
+        const Hold& h = a.plan.holds[act.index];
+        FileState& f = files[static_cast<std::size_t>(h.file)];
+        for (std::uint32_t k = 0; k < h.opCount; ++k)
+            applyTreeOp(a.plan.ops[h.firstOp + k], *f.unlinked, *a.as);
+        if (h.store) ns += cfg.params.splitStoreNs;
+        if (h.anonVma) ns += cfg.params.anonVmaLockNs;
+        ns = std::max(ns, 1.0);  // time moves on
+    } else {
+        ns = act.weight * unlockedScale;
+        if (cfg.params.smtThreadShare < 1 && siblingBusy(puPos[a.cpu], t))
+            ns /= cfg.params.smtThreadShare;
+    }
     cache->touchOthers(puPos[a.cpu], static_cast<std::uint64_t>(
                                          std::llround(ns / 1000 * cfg.params.workLinesPerUs)));
     Time& free = cpuFree[static_cast<std::size_t>(puPos[a.cpu])];
@@ -119,6 +134,12 @@ void Simulator::Impl::startWork(std::size_t id, Time t) {
     const Time done = begin + toTime(ns);
     free = done;
     queue.schedule(done, {0, kWorkDone, static_cast<std::uint32_t>(id), 0});
+}
+
+bool Simulator::Impl::unlinkedHold(const Agent& a) const {
+    const Action& act = a.plan.actions[a.pc];
+    return act.kind == Action::Locked &&
+           files[static_cast<std::size_t>(a.plan.holds[act.index].file)].unlinked != nullptr;
 }
 
 bool Simulator::Impl::siblingBusy(int pos, Time t) const {
@@ -283,13 +304,22 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
             const auto* v = static_cast<const SimVma*>(n);
             touch += cache->read(v->line, cpu, v->home);
         };
+        std::uint64_t found = 0;
         for (const auto& tree : f.trees) {
             touch += p.memLocalNs;  // the tree's root pointer
             for (itree::Node* n = itree::queryFirst(*tree, first, last, visit); n;
-                 n = itree::queryNext(n, first, last, visit))
+                 n = itree::queryNext(n, first, last, visit)) {
                 ns += p.walkerVmaNs;
+                ++found;
+            }
         }
         ns += touch;
+        // What the walk could act on: under no-rmap a marked file's VMAs are in no tree, so
+        // reclaim cannot unmap its pages nor migration move them.
+        if (inWindow) {
+            walkVmasFound += found;
+            ++walksStarted;
+        }
     }
     // The releases are their own event: spinners arriving meanwhile touch the lock's line
     // first, and the release pays for bringing it back.

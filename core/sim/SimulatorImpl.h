@@ -82,6 +82,9 @@ struct FileState {
     std::uint64_t removes = 0;
     std::uint64_t pages = 1;  // file size in pages (for walkers)
     int recipeFile = -1;      // the recipe's file it is (several for a per_copy file)
+    // no-rmap and marked rmap_exclude: its VMAs are kept here, in no i_mmap tree, under no
+    // lock; walkers never see them.
+    std::unique_ptr<itree::IntervalTree> unlinked;
 };
 
 struct LockReq {
@@ -192,6 +195,7 @@ struct Simulator::Impl {
     double walkerHeldNs = 0;
     std::uint64_t walkerHolds = 0;
     std::uint64_t walksSkipped = 0;  // trylock walkers that gave up, in the window
+    std::uint64_t walkVmasFound = 0, walksStarted = 0;  // in the window
     std::uint32_t nextVmaId = 1;
     WaitHistogram walkLatencies;  // bounded: memory does not grow with the run
 
@@ -244,6 +248,7 @@ struct Simulator::Impl {
     void nextAction(std::size_t id, Time t);
     void startWork(std::size_t id, Time t);
     void touchLines(std::size_t id, Time t);
+    bool unlinkedHold(const Agent& a) const;
     bool siblingBusy(int pos, Time t) const;
     CpuSpin& spinOf(const Agent& a) { return cpuSpin[static_cast<std::size_t>(puPos[a.cpu])]; }
     bool maySpin(const Agent& a, Time t);

@@ -43,6 +43,10 @@ void Simulator::Impl::executeNow(Agent* owner, AddressSpace& as, Plan& plan) {
         FileState& f = files[static_cast<std::size_t>(h.file)];
         for (std::uint32_t k = 0; k < h.opCount; ++k) {
             const TreeOp& op = plan.ops[h.firstOp + k];
+            if (f.unlinked) {  // no-rmap: in no tree, nobody sees it
+                applyTreeOp(op, *f.unlinked, as);
+                continue;
+            }
             itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
             applyOp(op, f, tree, as, 0, owner ? owner - agents.data() : -1);
         }
@@ -115,12 +119,16 @@ void Simulator::Impl::setUp() {
         fs.name = std::move(name);
         fs.recipeFile = recipeFile;
         fs.pages = pages;
+        if (cfg.policy.kind == Kind::NoRmap &&
+            recipe->files[static_cast<std::size_t>(recipeFile)].rmapExclude)
+            fs.unlinked = std::make_unique<itree::IntervalTree>();
         for (unsigned t = 0; t < trees; ++t) {
             fs.trees.push_back(std::make_unique<itree::IntervalTree>());
             fs.trees.back()->setObserver(&pricer);
         }
         switch (cfg.policy.kind) {
             case Kind::Single:
+            case Kind::NoRmap:
             case Kind::SplitTrees:
                 fs.treeLock.assign(trees, addLock(fi, fs.name));
                 break;
@@ -245,13 +253,17 @@ SimResult Simulator::Impl::result(Time at) const {
         places.push_back({agents[c].cpu, agents[c].node, &agents[c].clock});
     r.cpus = cpuSplit(places, at, from, inWindow);
 
-    for (const FileState& f : files)
+    for (const FileState& f : files) {
         r.files.push_back(summarizeFile(f.name, f.trees, f.inserts, f.removes));
+        if (f.unlinked) r.files.back().unlinkedVmas = f.unlinked->size();
+    }
     r.memoryPerInodeBytes =
         cfg.policy.memoryPerInodeBytes(files.empty() ? 1 : files[0].trees.size());
 
     r.walks = walkLatencies.count();
     r.walksSkipped = walksSkipped;
+    r.walkVmasMean =
+        walksStarted ? static_cast<double>(walkVmasFound) / static_cast<double>(walksStarted) : 0;
     latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);
     CostCounters{holds, treeOps, pricer.reads}.writeTo(r);
     const CacheModel::Counters& cc = cache->counters();
