@@ -136,7 +136,11 @@ void listParams() {
     for (const sim::CostParams::Info& i : sim::CostParams::table()) {
         std::cout << i.name << " = " << InputLimits::number(i.defaultValue) << " " << i.unit
                   << "\n  " << i.meaning << "\n  valid: " << InputLimits::number(i.min) << " to "
-                  << InputLimits::number(i.max) << "\n  source: " << i.source << "\n";
+                  << InputLimits::number(i.max) << "; plausible: "
+                  << (i.low == i.high
+                          ? "fixed (a setting, not uncertain)"
+                          : InputLimits::number(i.low) + " to " + InputLimits::number(i.high))
+                  << "\n  source: " << i.source << "\n";
     }
     // The same table every other command checks its counts against (limits::InputLimits).
     std::cout << "\nother inputs, valid ranges:\n";
@@ -204,7 +208,8 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
 int simulateCommand(const QStringList& args) {
     CliCommand p("simulate", "Simulate N execl copies contending on the i_mmap locks.");
     addCommonOptions(p);
-    p.addOption({"policy", "single, split-trees, split-locks, sharded:K or no-rmap.", "P", "single"});
+    p.addOption(
+        {"policy", "single, split-trees, split-locks, sharded:K or no-rmap.", "P", "single"});
     p.addOption({"copies", "Number of execl copies.", "N", "1"});
     p.addOption({"json", "Print the result as JSON."});
     p.addOption(

@@ -55,8 +55,12 @@ struct CostParams {
         const char* unit;
         double CostParams::*field;
         double defaultValue;
-        double min;
+        double min;  // valid: what the model accepts
         double max;
+        // Plausible: where the source puts the value on the machines the model is for (equal
+        // to the default for the measurement's own settings, which are not uncertain).
+        double low;
+        double high;
         const char* meaning;
         const char* source;
     };

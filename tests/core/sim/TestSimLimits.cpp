@@ -69,6 +69,25 @@ private slots:
             QVERIFY2(i.defaultValue >= i.min && i.defaultValue <= i.max, i.name);
     }
 
+    // Every parameter's plausible range (where its source puts it) lies inside what the model
+    // accepts and holds the default; the shared lines' ranges are the ones their sources give.
+    void plausibleRangesHoldTheDefaults() {
+        for (const sim::CostParams::Info& i : sim::CostParams::table()) {
+            QVERIFY2(i.min <= i.low && i.low <= i.defaultValue && i.defaultValue <= i.high &&
+                         i.high <= i.max,
+                     i.name);
+            QCOMPARE(sim::CostParams{}.get(i.name), i.defaultValue);
+        }
+        auto range = [](const char* name) {
+            for (const sim::CostParams::Info& i : sim::CostParams::table())
+                if (std::string(name) == i.name) return std::make_pair(i.low, i.high);
+            return std::make_pair(-1.0, -1.0);
+        };
+        QCOMPARE(range("pcpu_lock_lines"), std::make_pair(6.0, 30.0));
+        QCOMPARE(range("smt_thread_share"), std::make_pair(0.5, 0.75));
+        QCOMPARE(range("window_execs"), std::make_pair(20.0, 20.0));  // a setting
+    }
+
     void configRefusedBeforeWork() {
         sim::SimConfig cfg;
         cfg.topology = &numa12();
