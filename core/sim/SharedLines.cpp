@@ -35,12 +35,11 @@ unsigned count(double v) {
 //   before a file's first mmap: its folios mapped by faults; a file ld.so opens takes and drops
 //     its dentry reference; the interpreter's and the binary's write denials end after loading.
 SharedLines::SharedLines(const CostParams& p, const Recipe& recipe, unsigned nodes, bool splitLocks,
-                         std::vector<double> loopNs,
-                         const std::vector<std::pair<SharedLineKind, SharedLineUse>>& extra)
+                         std::vector<double> loopNs, const std::vector<ExtraSharedLine>& extra)
     : nodes_(std::max(1u, nodes)), loopNs_(std::move(loopNs)) {
     const std::size_t steps = recipe.steps.size();
-    atStep_.assign(steps + 1, {});
-    stepMask_.assign(steps + 1, 0);
+    atStep_.assign(steps, {});
+    stepMask_.assign(steps, 0);
     vmaCount_.assign(recipe.files.size(), -1);
 
     std::size_t exitStep = steps;
@@ -171,10 +170,8 @@ SharedLines::SharedLines(const CostParams& p, const Recipe& recipe, unsigned nod
         for (std::size_t f = 0; f < recipe.files.size(); ++f)
             vmaCount_[f] = perFile("vma_count", f, p.vmaCountLines);
 
-    for (const auto& [kind, u] : extra) {
-        const std::uint32_t k = add(kind);
-        at(u.step, static_cast<int>(k), u.touches);
-    }
+    for (const ExtraSharedLine& e : extra)
+        at(e.step, static_cast<int>(add(e.kind)), e.touches);
 }
 
 std::uint32_t SharedLines::add(SharedLineKind k) {

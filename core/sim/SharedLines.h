@@ -36,10 +36,10 @@ struct SharedLineKind {
 };
 const char* sharedLineScopeName(SharedLineKind::Scope s);
 
-// A kind touched at a recipe step (before the step runs).
-struct SharedLineUse {
+// A kind beyond the built-in catalogue, touched `touches` times before recipe step `step`.
+struct ExtraSharedLine {
+    SharedLineKind kind;
     std::size_t step = 0;
-    std::uint32_t kind = 0;
     unsigned touches = 1;
 };
 
@@ -59,10 +59,8 @@ public:
     // `loopNs[node]`: one line in every possible CPU's unit, read from `node` (the misses
     // overlapped by percpu_loop_mlp).
     SharedLines(const CostParams& p, const Recipe& recipe, unsigned nodes, bool splitLocks,
-                std::vector<double> loopNs,
-                const std::vector<std::pair<SharedLineKind, SharedLineUse>>& extra = {});
+                std::vector<double> loopNs, const std::vector<ExtraSharedLine>& extra = {});
 
-    const std::vector<SharedLineKind>& kinds() const { return kinds_; }
     // One flag per recipe step: are any lines touched before it? (AddressSpace::planSteps)
     const std::vector<std::uint8_t>& stepMask() const { return stepMask_; }
     // The touches before step k, in order (a kind repeated `touches` times).

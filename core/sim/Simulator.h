@@ -37,7 +37,7 @@ struct SimConfig {
     double walkersPerSecond = 0;     // whole-file walkers on the recipe's walker file
     CostParams params;
     // Shared lines beyond the built-in catalogue (SharedLines), each with where it is touched.
-    std::vector<std::pair<SharedLineKind, SharedLineUse>> extraSharedLines;
+    std::vector<ExtraSharedLine> extraSharedLines;
     // Sees every event from the first set-up insert on (see setObserver for later starts).
     SimObserver* observer = nullptr;
 };

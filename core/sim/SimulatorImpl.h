@@ -1,7 +1,8 @@
 #pragma once
-// Simulator's private state, shared by its two source files: Simulator.cpp (the event engine
-// and the public API) and SimulatorSetUp.cpp (building the initial state, and reading the
-// results off it). Not part of core/sim's interface.
+// Simulator's private state, shared by its source files: Simulator.cpp (the event engine
+// and the public API), SimulatorCpu.cpp (what runs on a copy's CPU besides its holds) and
+// SimulatorSetUp.cpp (building the initial state, and reading the results off it). Not part of
+// core/sim's interface.
 
 #include <algorithm>
 #include <cmath>

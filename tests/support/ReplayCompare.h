@@ -9,9 +9,9 @@ namespace immap::testing {
 // a replay cannot count them and reports them as 0. Nor does it record the shared lines besides
 // i_mmap (their time is in the copies' work phases, which it does reproduce).
 inline QJsonObject replayComparable(QJsonObject o) {
-    for (const char* k : {"cache_hits", "cache_l1_hits", "cache_transfers", "cache_memory_reads",
-                          "cache_upgrades", "lock_line_transfers", "shared_lines",
-                          "walk_vmas_mean"})
+    for (const char* k :
+         {"cache_hits", "cache_l1_hits", "cache_transfers", "cache_memory_reads", "cache_upgrades",
+          "lock_line_transfers", "shared_lines", "walk_vmas_mean"})
         o.remove(k);
     return o;
 }

@@ -42,7 +42,7 @@ const Recipe& privateRecipe() {
 
 SimResult runOne(const topology::Topology& topo, const char* pol, unsigned copies,
                  const CostParams& p, const Recipe* recipe = nullptr,
-                 std::vector<std::pair<SharedLineKind, SharedLineUse>> extra = {}, double ms = 20) {
+                 std::vector<ExtraSharedLine> extra = {}, double ms = 20) {
     SimConfig c;
     c.topology = &topo;
     c.policy = policy(pol);
@@ -82,8 +82,7 @@ private slots:
         SharedLineKind k;
         k.name = "test line";
         for (unsigned touches : {2u, 4u, 8u}) {
-            const SimResult r =
-                runOne(topo, "single", 16, p, &privateRecipe(), {{k, {0, 0, touches}}});
+            const SimResult r = runOne(topo, "single", 16, p, &privateRecipe(), {{k, 0, touches}});
             const double cap = 1e9 / (touches * (p.lockAtomicNs + p.memLocalNs));
             QVERIFY2(std::abs(r.execsPerSecond / cap - 1) < 0.02,
                      qPrintable(QString("K=%1: %2 execs/s, cap %3")
@@ -105,13 +104,13 @@ private slots:
         SharedLineKind k;
         k.name = "node line";
         k.scope = SharedLineKind::Scope::Node;
-        const SimResult r = runOne(topo, "single", 16, p, &privateRecipe(), {{k, {0, 0, 4}}});
+        const SimResult r = runOne(topo, "single", 16, p, &privateRecipe(), {{k, 0, 4}});
         const double cap = 2 * 1e9 / (4 * (p.lockAtomicNs + p.memLocalNs));
         QVERIFY2(std::abs(r.execsPerSecond / cap - 1) < 0.02,
                  qPrintable(QString("%1 execs/s, cap %2").arg(r.execsPerSecond).arg(cap)));
         // Global scope on the same machine: one line, and half its touches cross the sockets.
         k.scope = SharedLineKind::Scope::Global;
-        const SimResult g = runOne(topo, "single", 16, p, &privateRecipe(), {{k, {0, 0, 4}}});
+        const SimResult g = runOne(topo, "single", 16, p, &privateRecipe(), {{k, 0, 4}});
         QVERIFY2(g.execsPerSecond < 0.5 * r.execsPerSecond,
                  qPrintable(QString("%1 vs %2").arg(g.execsPerSecond).arg(r.execsPerSecond)));
     }
