@@ -10,6 +10,7 @@
 #include "TopologyCommand.h"
 #include "TraceCommand.h"
 #include "TreeCommand.h"
+#include "ValidateCommand.h"
 
 namespace immap::cli {
 
@@ -89,6 +90,8 @@ const std::vector<CommandTable::Command>& CommandTable::commands() {
         {"sweep", "The model's throughput for every policy x copy count, with and without walkers.",
          sweepCommand},
         {"sweep merge", "Join a sharded sweep's parts into the file one run writes.", sweepCommand},
+        {"validate", "The model against every published measurement: the scorecard.",
+         validateCommand},
         {"trace import", "bpftrace output of record-mappings.bt to a native trace.", traceImport},
         {"trace stats", "A trace's events, execs, per-file inserts, removes and lock holds.",
          traceStats},

@@ -10,6 +10,7 @@
 #include "CliCommand.h"
 #include "CliOutput.h"
 #include "InputErrors.h"
+#include "SweepReport.h"
 #include "calib/FitFile.h"
 #include "limits/InputLimits.h"
 #include "mapping/HostLoader.h"
@@ -298,6 +299,12 @@ int sweepCommand(const QStringList& args) {
                  "Seeds per point (--seed, --seed + 1, ...): execs/s is their mean, the spread "
                  "their range.",
                  "N", QString::number(session::SimSettings{}.seeds)});
+    p.addOption({"bands",
+                 "Also run each point under N parameter sets drawn over the plausible ranges "
+                 "(seeded Latin hypercube; parameters given with --param stay fixed) and print "
+                 "the 10-90% band of every rate and ratio, and which parameters move the ratios "
+                 "most (docs/simulator.md, \"Bands\").",
+                 "N", "0"});
     p.addOption({"no-side-by-side",
                  "Run only at --walkers' rate, not also without walkers (a scenario's "
                  "\"walkersSideBySide\": false does the same)."});
@@ -347,6 +354,10 @@ int sweepCommand(const QStringList& args) {
             if (!ok || s.seeds == 0 || s.seeds > 1000)
                 return p.usageError("--seeds must be from 1 to 1000");
         }
+        if (p.isSet("bands")) {
+            s.bands = p.value("bands").toUInt(&ok);
+            if (!ok || s.bands > 1000) return p.usageError("--bands must be from 0 to 1000");
+        }
         if (p.isSet("no-side-by-side")) s.walkersSideBySide = false;
         sim::SweepConfig cfg = s.sweep(*c.topo, threads);
         if (shards > 0) cfg.points = sim::SweepShard::points(cfg, shard, shards);
@@ -391,41 +402,8 @@ int sweepCommand(const QStringList& args) {
         if (p.isSet("json")) {
             std::cout << sim::Sweep::toJson(runs);
         } else if (!p.isSet("csv") && !p.isSet("png")) {
-            // One line per point; the walker columns say which slice of the grid it is in (a
-            // speedup is over single at the same rate).
-            std::cout << "policy          copies   walks/s    execs/s  seeds' range           "
-                         "vs single  busiest lock  execs/copy  VMAs/walk  walk mean  gave up\n";
-            for (const sim::SimResult& r : runs) {
-                const double speedup = sim::Sweep::speedupOverSingle(runs, r);
-                std::string range = "-";
-                if (!r.seedRates.empty())
-                    range = fmt(*std::min_element(r.seedRates.begin(), r.seedRates.end())) + "-" +
-                            fmt(*std::max_element(r.seedRates.begin(), r.seedRates.end()));
-                // No walkers, or none completed in the window: no latency (not a latency of 0).
-                const std::string walk =
-                    r.walkersPerSecond > 0 && r.walks > 0 ? time(r.walkerLatencyMeanNs) : "-";
-                // What a walk could act on (0 under no-rmap: the marked files are in no tree).
-                const std::string found =
-                    r.walkersPerSecond > 0 && r.walks > 0 ? fmt(r.walkVmasMean, 1) : "-";
-                // Trylock walkers that gave up, of the walks that arrived and ended or gave up.
-                const std::uint64_t tried = r.walks + r.walksSkipped;
-                const std::string gaveUp = tried > 0
-                                               ? fmt(100.0 * static_cast<double>(r.walksSkipped) /
-                                                         static_cast<double>(tried),
-                                                     0) +
-                                                     "% of " + std::to_string(tried)
-                                               : "-";
-                char line[260];
-                std::snprintf(line, sizeof line,
-                              "%-14s %7u %9s %10.0f  %-21s %10s %13.3f %11llu  %9s  %-9s  %s\n",
-                              r.policy.c_str(), r.copies, fmt(r.walkersPerSecond).c_str(),
-                              r.execsPerSecond, range.c_str(),
-                              speedup > 0 ? (fmt(speedup, 2) + "x").c_str() : "-",
-                              sim::Sweep::maxUtilisation(r),
-                              static_cast<unsigned long long>(r.execsPerCopyMin), found.c_str(),
-                              walk.c_str(), gaveUp.c_str());
-                std::cout << line;
-            }
+            std::cout << SweepReport::table(runs)
+                      << SweepReport::bands(runs, cfg.run.params, cfg.bands, cfg.run.seed);
         }
         return 0;
     });

@@ -44,6 +44,7 @@ sim::SweepConfig SimSettings::sweep(const topology::Topology& topology, unsigned
     s.policies = policies;
     s.copies = copiesOn(topology);
     s.seeds = seeds;
+    s.bands = bands;
     s.threads = threads;
     return s;
 }

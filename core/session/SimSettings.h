@@ -28,6 +28,9 @@ struct SimSettings {
     double durationMs = 20;  // the measured window's floor per run, after the warm-up
     std::uint64_t seed = 1;
     unsigned seeds = 3;  // per sweep point: seed, seed + 1, ... (mean and spread)
+    // Parameter sets per sweep point drawn over the plausible ranges (SweepConfig::bands); 0:
+    // no bands.
+    unsigned bands = 0;
     // Whole-file walkers (rmap walks, truncate) per second in every run. Not 0 by default: a
     // split policy's cost is on the walkers' side, and a result without them shows only its
     // gain.

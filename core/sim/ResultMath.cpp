@@ -37,7 +37,10 @@ void PhaseClock::set(Phase next, Time t, bool inWindow, Time windowStart) {
                 workNs += d;
             else if (phase == Phase::Wait)
                 waitNs += d;
-            else
+            else if (phase == Phase::Spin) {
+                waitNs += d;
+                spinNs += d;
+            } else
                 holdNs += d;
         }
     }
@@ -49,6 +52,7 @@ void PhaseClock::addTo(CpuResult& cpu, Time at, Time from, bool inWindow) const 
     cpu.workNs += workNs;
     cpu.waitNs += waitNs;
     cpu.holdNs += holdNs;
+    cpu.spinNs += spinNs;
     const Time since = std::max(start, from);
     if (!inWindow || at <= since) return;
     const double d = static_cast<double>(at - since);
@@ -56,7 +60,10 @@ void PhaseClock::addTo(CpuResult& cpu, Time at, Time from, bool inWindow) const 
         cpu.workNs += d;
     else if (phase == Phase::Wait)
         cpu.waitNs += d;
-    else if (phase == Phase::Hold)
+    else if (phase == Phase::Spin) {
+        cpu.waitNs += d;
+        cpu.spinNs += d;
+    } else if (phase == Phase::Hold)
         cpu.holdNs += d;
 }
 
@@ -69,7 +76,7 @@ std::vector<CpuResult> cpuSplit(const std::vector<CopyPlace>& copies, Time at, T
     index.reserve(copies.size());
     for (const CopyPlace& c : copies) {
         const auto [it, added] = index.try_emplace(c.cpu, out.size());
-        if (added) out.push_back({c.cpu, c.node, 0, 0, 0, 0});
+        if (added) out.push_back({c.cpu, c.node, 0, 0, 0, 0, 0});
         CpuResult& cr = out[it->second];
         ++cr.copies;
         c.clock->addTo(cr, at, from, inWindow);

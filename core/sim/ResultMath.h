@@ -54,12 +54,13 @@ double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at);
 std::uint64_t fewestExecs(const std::vector<CopyExecs>& copies);
 
 // Where one copy's time goes: unlocked work, waiting for locks, inside critical sections.
+// Spin is a wait on its CPU (optimistic spinning in the OSQ): counted in waitNs and in spinNs.
 // Accumulates only inside the measured window.
 struct PhaseClock {
-    enum class Phase : std::uint8_t { Idle, Work, Wait, Hold };
+    enum class Phase : std::uint8_t { Idle, Work, Wait, Spin, Hold };
     Phase phase = Phase::Idle;
     Time start = 0;
-    double workNs = 0, waitNs = 0, holdNs = 0;
+    double workNs = 0, waitNs = 0, holdNs = 0, spinNs = 0;
 
     void set(Phase next, Time t, bool inWindow, Time windowStart);
     // The window opened at `t`: time before it does not count.

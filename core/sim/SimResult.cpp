@@ -1,11 +1,22 @@
 #include "sim/SimResult.h"
 
+#include "sim/SweepRow.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
 
 namespace immap::sim {
+
+double SimResult::spinShare() const {
+    double spin = 0, busy = 0;
+    for (const CpuResult& c : cpus) {
+        spin += c.spinNs;
+        busy += c.workNs + c.holdNs + c.spinNs;
+    }
+    return busy > 0 ? spin / busy : 0;
+}
 
 std::string SimResult::toJson(bool detail) const {
     QJsonObject o;
@@ -27,6 +38,13 @@ std::string SimResult::toJson(bool detail) const {
         o["execs_per_s_seeds"] = rates;
         o["execs_per_s_min"] = *std::min_element(seedRates.begin(), seedRates.end());
         o["execs_per_s_max"] = *std::max_element(seedRates.begin(), seedRates.end());
+    }
+    if (!bandRates.empty()) {
+        QJsonArray rates;
+        for (double v : bandRates)
+            rates.append(v);
+        o["execs_per_s_draws"] = rates;
+        o["execs_per_s_band"] = SweepRow::bandJson(Band::of(bandRates));
     }
     QJsonArray ls;
     for (const LockResult& l : locks) {
@@ -84,6 +102,8 @@ std::string SimResult::toJson(bool detail) const {
             j["node"] = c.node;
             j["copies"] = static_cast<double>(c.copies);
             j["work_ns"] = c.workNs;
+            // No spin_ns: a replayed trace cannot tell spinning from sleeping, and the JSON is
+            // what replays are checked against (spinShare() is the simulator's own figure).
             j["wait_ns"] = c.waitNs;
             j["hold_ns"] = c.holdNs;
             cs.append(j);

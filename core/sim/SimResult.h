@@ -28,6 +28,7 @@ struct CpuResult {
     double workNs = 0;  // unlocked work
     double waitNs = 0;  // waiting for i_mmap locks (spinning or asleep)
     double holdNs = 0;  // inside critical sections
+    double spinNs = 0;  // of waitNs: optimistically spinning in the OSQ, on the CPU
 
     // The share of its measured time the CPU spent waiting for locks (0 when it ran nothing).
     double waitShare() const {
@@ -61,6 +62,9 @@ struct SimResult {
     // A sweep point run over several seeds: each seed's execs/s (execsPerSecond is their mean,
     // every other field the first seed's). Empty for one run.
     std::vector<double> seedRates;
+    // A banded sweep point: execs/s under each parameter set drawn over the plausible ranges
+    // (Sweep, LatinHypercube), in draw order. Empty without bands.
+    std::vector<double> bandRates;
     std::uint64_t execs = 0;            // completed in the window
     std::uint64_t execsPerCopyMin = 0;  // the fewest execs a copy completed in the window
     std::vector<LockResult> locks;
@@ -93,6 +97,10 @@ struct SimResult {
     // on it in the window.
     std::vector<SharedLineResult> sharedLines;
     CostParams params;
+
+    // The share of the copies' CPU time (work, holds, spinning; not sleeping) spent spinning
+    // on i_mmap locks: what `perf top` shows as osq_lock and rwsem_spin_on_owner.
+    double spinShare() const;
 
     // `detail` adds per-CPU and per-file sections; the keys of issue 4 item 6 are always there.
     std::string toJson(bool detail = true) const;

@@ -153,12 +153,15 @@ void Simulator::Impl::acquireNext(std::size_t id, Time t) {
     emit(SimEvent::LockWait, t, static_cast<std::int64_t>(id), req.lock, nullptr, req.mode,
          a.spinning);
     if (a.spinning) {
+        setPhase(a, Phase::Spin, t);
         touchLine(l, a, t, 2);
         CpuSpin& c = spinOf(a);
         c.agent = static_cast<std::int64_t>(id);
         c.lock = req.lock;
         c.since = t;
         ++c.turn;
+    } else if (a.clock.phase == Phase::Spin) {
+        setPhase(a, Phase::Wait, t);  // granted after a spin, now asleep on the next lock
     }
 }
 
@@ -442,6 +445,9 @@ void Simulator::checkConfig(const SimConfig& config) {
         !InputLimits::check("duration_ms", config.durationMs, error, "the measured duration") ||
         !InputLimits::check("walkers_per_s", config.walkersPerSecond, error, "walkers"))
         throw limits::LimitError(error);
+    if (config.unlinkBatch < 1 || config.unlinkBatch > 64)
+        throw limits::LimitError("the unlink batch must be from 1 to 64 VMAs per hold, not " +
+                                 std::to_string(config.unlinkBatch));
     for (const CostParams::Info& i : CostParams::table()) {
         CostParams check;
         if (!check.set(i.name, config.params.*(i.field), error)) throw limits::LimitError(error);

@@ -36,6 +36,10 @@ struct SimConfig {
     const Recipe* recipe = nullptr;  // nullptr: Recipe::builtinDefault()
     double walkersPerSecond = 0;     // whole-file walkers on the recipe's walker file
     CostParams params;
+    // VMAs of one file unlinked per lock hold when a range is torn down (unlink_file_vma_batch,
+    // mm/memory.c free_pgtables; Mateusz Guzik's 2024 batching): 8 since then, 1 before it
+    // (one hold per VMA), for comparing the two kernels. From 1 to 64.
+    unsigned unlinkBatch = 8;
     // Shared lines beyond the built-in catalogue (SharedLines), each with where it is touched.
     std::vector<ExtraSharedLine> extraSharedLines;
     // Sees every event from the first set-up insert on (see setObserver for later starts).

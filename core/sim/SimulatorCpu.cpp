@@ -103,6 +103,7 @@ void Simulator::Impl::sliceEnd(std::size_t id, std::uint64_t turn, Time t) {
     locks[static_cast<std::size_t>(lock)]->sem.stopSpinning(t, id);
     emit(SimEvent::LockSleep, t, static_cast<std::int64_t>(id), lock);
     a.spinning = false;
+    setPhase(a, Phase::Wait, t);
     spinEnded(a, t);
 }
 

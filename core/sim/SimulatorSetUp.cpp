@@ -101,6 +101,7 @@ void Simulator::Impl::setUp() {
                                            std::move(loopNs), cfg.extraSharedLines);
 
     const auto trees = static_cast<unsigned>(placement.treeCount());
+    batch.maxPerHold = cfg.unlinkBatch;
     batch.perVma = cfg.policy.kind == Kind::SplitLocks;
     batch.splitTwoHolds = cfg.policy.kind == Kind::SplitLocks;
 

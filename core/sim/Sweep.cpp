@@ -1,14 +1,15 @@
 #include "sim/Sweep.h"
 
+#include "sim/LatinHypercube.h"
+#include "sim/ParallelRuns.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
 #include <cctype>
 #include <charconv>
-#include <mutex>
 #include <sstream>
-#include <thread>
 
 namespace immap::sim {
 
@@ -40,9 +41,12 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
         double walkersPerSecond;
         mapping::Policy policy;
         unsigned copies;
-        unsigned seed;  // 0 .. seeds - 1
+        unsigned seed;  // 0 .. seeds + bands - 1: the draws come after the seeds
     };
     const unsigned seeds = std::max(1u, config.seeds);
+    const unsigned perPoint = seeds + config.bands;
+    const std::vector<CostParams> draws =
+        LatinHypercube::draw(config.run.params, config.bands, config.run.seed);
     std::vector<Job> jobs;
     std::size_t point = 0;
     for (double rate : config.rates())
@@ -53,7 +57,7 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
                     std::binary_search(config.points->begin(), config.points->end(), point);
                 ++point;
                 if (!chosen) continue;
-                for (unsigned s = 0; s < seeds; ++s)
+                for (unsigned s = 0; s < perPoint; ++s)
                     jobs.push_back({jobs.size(), rate, p, c, s});
             }
     // Big runs first, so that the last one to finish is a short one.
@@ -61,52 +65,40 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
                      [](const Job& a, const Job& b) { return a.copies > b.copies; });
 
     std::vector<SimResult> results(jobs.size());
-    std::atomic<std::size_t> next{0};
-    std::atomic<std::size_t> done{0};
-    std::mutex errorMutex;
-    std::exception_ptr error;
-    auto worker = [&] {
-        for (;;) {
-            if (cancel && cancel->load()) return;
-            const std::size_t i = next.fetch_add(1);
-            if (i >= jobs.size()) return;
-            try {
-                SimConfig c = config.run;
-                c.walkersPerSecond = jobs[i].walkersPerSecond;
-                c.policy = jobs[i].policy;
-                c.copies = jobs[i].copies;
-                c.seed += jobs[i].seed;
-                results[jobs[i].slot] = Simulator(c).run();
-            } catch (...) {
-                std::lock_guard<std::mutex> lock(errorMutex);
-                if (!error) error = std::current_exception();
+    const bool finished = ParallelRuns::run(
+        jobs.size(), config.threads,
+        [&](std::size_t i) {
+            SimConfig c = config.run;
+            c.walkersPerSecond = jobs[i].walkersPerSecond;
+            c.policy = jobs[i].policy;
+            c.copies = jobs[i].copies;
+            c.seed += jobs[i].seed;
+            if (jobs[i].seed >= seeds) c.params = draws[jobs[i].seed - seeds];
+            SimResult r = Simulator(c).run();
+            // A draw's run is one number of the band: keep only that.
+            if (jobs[i].seed >= seeds) {
+                results[jobs[i].slot].execsPerSecond = r.execsPerSecond;
                 return;
             }
-            const std::size_t n = done.fetch_add(1) + 1;
-            if (progress) progress(n, jobs.size());
-        }
-    };
-    const unsigned threads =
-        std::max(1u, std::min<unsigned>(config.threads, static_cast<unsigned>(jobs.size())));
-    std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t)
-        pool.emplace_back(worker);
-    worker();
-    for (std::thread& t : pool)
-        t.join();
-    if (error) std::rethrow_exception(error);
-    if (cancel && cancel->load()) return {};
-    if (seeds == 1) return results;
+            results[jobs[i].slot] = std::move(r);
+        },
+        progress, cancel);
+    if (!finished) return {};
+    if (perPoint == 1) return results;
     std::vector<SimResult> points;
-    for (std::size_t first = 0; first < results.size(); first += seeds) {
+    for (std::size_t first = 0; first < results.size(); first += perPoint) {
         SimResult r = std::move(results[first]);
-        double sum = 0;
-        for (unsigned s = 0; s < seeds; ++s) {
-            const double rate = s == 0 ? r.execsPerSecond : results[first + s].execsPerSecond;
-            r.seedRates.push_back(rate);
-            sum += rate;
+        if (seeds > 1) {
+            double sum = 0;
+            for (unsigned s = 0; s < seeds; ++s) {
+                const double rate = s == 0 ? r.execsPerSecond : results[first + s].execsPerSecond;
+                r.seedRates.push_back(rate);
+                sum += rate;
+            }
+            r.execsPerSecond = sum / seeds;
         }
-        r.execsPerSecond = sum / seeds;
+        for (unsigned d = 0; d < config.bands; ++d)
+            r.bandRates.push_back(results[first + seeds + d].execsPerSecond);
         points.push_back(std::move(r));
     }
     return points;

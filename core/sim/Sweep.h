@@ -3,7 +3,9 @@
 // same seeds, recipe and parameters, spread over worker threads (each run is independent and
 // deterministic, so the results do not depend on the thread count). Each point runs `seeds`
 // seeds (run.seed, run.seed + 1, ...), as UnixBench runs each test several times: the point's
-// execs/s is their mean and its spread their range.
+// execs/s is their mean and its spread their range. With bands, each point also runs once per
+// parameter set drawn over the parameters' plausible ranges: a band run costs what a plain run
+// costs.
 
 #include <atomic>
 #include <functional>
@@ -26,6 +28,10 @@ struct SweepConfig {
     std::vector<mapping::Policy> policies;
     std::vector<unsigned> copies;
     unsigned seeds = 1;
+    // Parameter sets drawn over the plausible ranges (LatinHypercube, seeded with run.seed):
+    // each point also runs once per set, draw d with seed run.seed + seeds + d, and reports
+    // the rates as SimResult::bandRates. 0: no band.
+    unsigned bands = 0;
     unsigned threads = 2;
     // The grid points to run, as sorted indices in grid order (walker rates outermost, then
     // policies, copies inner); none given: all of them. A shard's (SweepShard::points), which
@@ -44,7 +50,8 @@ public:
     static void check(const SweepConfig& config);
     // Results in grid order: walker rates outermost, then policies, copies inner; one per point
     // (of config.points, if any), its first seed's run
-    // with execsPerSecond the seeds' mean and seedRates each seed's. `progress(done, total)` is
+    // with execsPerSecond the seeds' mean, seedRates each seed's and bandRates each drawn
+    // parameter set's (config.bands of them). `progress(done, total)` is
     // called from the worker threads after each run. When `cancel` becomes true, runs not yet
     // started are skipped and the function returns an empty vector.
     static std::vector<SimResult> run(

@@ -17,6 +17,7 @@ SweepRow SweepRow::of(const SimResult& r) {
     row.walkersPerSecond = r.walkersPerSecond;
     row.execsPerSecond = r.execsPerSecond;
     row.seedRates = r.seedRates;
+    row.bandRates = r.bandRates;
     row.seed = r.seed;
     row.walkerLatencyMeanNs = r.walkerLatencyMeanNs;
     row.walkerLatencyP99Ns = r.walkerLatencyP99Ns;
@@ -26,10 +27,13 @@ SweepRow SweepRow::of(const SimResult& r) {
 }
 
 QJsonObject SweepRow::toJson() const {
-    QJsonArray rates;
+    QJsonArray rates, bands;
     for (double v : seedRates)
         rates.append(v);
+    for (double v : bandRates)
+        bands.append(v);
     return {{"summary", summary},
+            {"band_rates", bands},
             {"policy", QString::fromStdString(policy)},
             {"copies", static_cast<double>(copies)},
             {"walkers_per_s", walkersPerSecond},
@@ -75,6 +79,19 @@ bool SweepRow::fromJson(const QJsonObject& o, SweepRow& out, std::string& error)
         }
         out.seedRates.push_back(v.toDouble());
     }
+    // Absent in parts written before bands: no band.
+    out.bandRates.clear();
+    if (o.contains("band_rates") && !o["band_rates"].isArray()) {
+        error = "a point's band_rates is not an array";
+        return false;
+    }
+    for (const QJsonValue v : o["band_rates"].toArray()) {
+        if (!v.isDouble()) {
+            error = "a point's band_rates holds something other than a number";
+            return false;
+        }
+        out.bandRates.push_back(v.toDouble());
+    }
     out.walkerLatencyMeanNs = o["walker_latency_mean_ns"].toDouble();
     out.walkerLatencyP99Ns = o["walker_latency_p99_ns"].toDouble();
     out.memoryPerInodeBytes = o["memory_per_inode_bytes"].toDouble();
@@ -88,6 +105,7 @@ std::string SweepRow::toJson(const std::vector<SweepRow>& rows) {
         QJsonObject o = r.summary;
         o["speedup_vs_single"] = speedupOverSingle(rows, r);
         o["max_lock_utilisation"] = r.maxUtilisation;
+        if (const Band b = speedupBand(rows, r); b.valid) o["speedup_band"] = bandJson(b);
         arr.append(o);
     }
     QJsonObject root;
@@ -102,7 +120,13 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
     // working; with it, (policy, copies, walkers_per_s) names a point.
     out << "policy,copies,execs_per_s,speedup_vs_single,max_lock_utilisation,"
            "walker_latency_mean_ns,walker_latency_p99_ns,memory_per_inode_bytes,seed,"
-           "seeds,execs_per_s_min,execs_per_s_max,walkers_per_s\n";
+           "seeds,execs_per_s_min,execs_per_s_max,walkers_per_s";
+    const bool banded = std::any_of(rows.begin(), rows.end(),
+                                    [](const SweepRow& r) { return !r.bandRates.empty(); });
+    if (banded)
+        out << ",execs_per_s_p10,execs_per_s_median,execs_per_s_p90,speedup_p10,speedup_median,"
+               "speedup_p90";
+    out << '\n';
     for (const SweepRow& r : rows) {
         const auto [lo, hi] =
             r.seedRates.empty()
@@ -113,7 +137,13 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
             << speedupOverSingle(rows, r) << ',' << r.maxUtilisation << ',' << r.walkerLatencyMeanNs
             << ',' << r.walkerLatencyP99Ns << ',' << static_cast<std::size_t>(r.memoryPerInodeBytes)
             << ',' << r.seed << ',' << std::max<std::size_t>(1, r.seedRates.size()) << ',' << lo
-            << ',' << hi << ',' << r.walkersPerSecond << '\n';
+            << ',' << hi << ',' << r.walkersPerSecond;
+        if (banded) {
+            const Band e = Band::of(r.bandRates), x = speedupBand(rows, r);
+            out << ',' << e.p10 << ',' << e.median << ',' << e.p90 << ',' << x.p10 << ','
+                << x.median << ',' << x.p90;
+        }
+        out << '\n';
     }
     return out.str();
 }

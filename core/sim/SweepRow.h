@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/Band.h"
 #include "sim/SimResult.h"
 
 namespace immap::sim {
@@ -19,6 +20,7 @@ struct SweepRow {
     double walkersPerSecond = 0;  // the grid's walker rate for this point
     double execsPerSecond = 0;
     std::vector<double> seedRates;
+    std::vector<double> bandRates;  // SimResult::bandRates
     std::uint64_t seed = 0;
     double walkerLatencyMeanNs = 0;
     double walkerLatencyP99Ns = 0;
@@ -43,10 +45,30 @@ struct SweepRow {
                 return s.execsPerSecond > 0 ? r.execsPerSecond / s.execsPerSecond : 0.0;
         return 0;
     }
+    // r's speedup over single (as above) under each drawn parameter set, as a band: the ratio
+    // is taken within each set, so a parameter that moves both policies alike moves no ratio.
+    // Invalid when either has no band.
+    template <class Run>
+    static Band speedupBand(const std::vector<Run>& runs, const Run& r) {
+        for (const Run& s : runs)
+            if (s.policy == "single" && s.copies == r.copies &&
+                s.walkersPerSecond == r.walkersPerSecond) {
+                if (s.bandRates.size() != r.bandRates.size()) return {};
+                std::vector<double> ratios;
+                for (std::size_t d = 0; d < r.bandRates.size(); ++d)
+                    if (s.bandRates[d] > 0) ratios.push_back(r.bandRates[d] / s.bandRates[d]);
+                return Band::of(std::move(ratios));
+            }
+        return {};
+    }
+    // {"p10", "median", "p90"}: a band as every JSON output writes it.
+    static QJsonObject bandJson(const Band& b) {
+        return {{"p10", b.p10}, {"median", b.median}, {"p90", b.p90}};
+    }
     // {"runs": [...]}: each row's summary with its speedup and busiest lock.
     static std::string toJson(const std::vector<SweepRow>& rows);
     // One line per row: policy,copies,execs_per_s,speedup_vs_single,...,walkers_per_s with a
-    // header.
+    // header; a banded sweep adds the execs/s and speedup bands (p10, median, p90) after it.
     static std::string toCsv(const std::vector<SweepRow>& rows);
 };
 

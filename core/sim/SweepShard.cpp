@@ -68,6 +68,7 @@ QJsonObject SweepShard::identity(const SweepConfig& config, const std::string& r
             {"policies", policies},
             {"copies", copies},
             {"seeds", static_cast<double>(config.seeds)},
+            {"bands", static_cast<double>(config.bands)},
             {"seed", QString::number(r.seed)},
             {"duration_ms", r.durationMs},
             // The rates the grid runs, not run.walkersPerSecond: with walkerRates given, that

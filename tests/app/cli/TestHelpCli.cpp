@@ -30,8 +30,8 @@ private slots:
         const QStringList paths = commandPaths();
         for (const char* p :
              {"tree", "tree run", "tree libc", "tree dot", "snapshot stats", "topology show",
-              "simulate", "sweep", "trace import", "trace stats", "trace replay", "trace export",
-              "bench execl", "bench tree-locks", "calibrate", "help"})
+              "simulate", "sweep", "validate", "trace import", "trace stats", "trace replay",
+              "trace export", "bench execl", "bench tree-locks", "calibrate", "help"})
             QVERIFY2(paths.contains(p), p);
         // The top-level usage lists every command the list names.
         const QByteArray usage = runImmap({"--help"}).out;

@@ -78,6 +78,12 @@ private slots:
             {"simulate", "stray"},
             {"sweep", "--policies", "single,bogus"},
             {"sweep", "--copies", "1,x"},
+            {"sweep", "--bands", "many"},
+            {"sweep", "--bands", "1001"},
+            {"validate", "--bands", "-1"},
+            {"validate", "--seeds", "0"},
+            {"validate", "--param", "mem_local_ns=fast"},
+            {"validate", "stray"},
         };
         for (const QStringList& c : cases) {
             const auto r = runImmap(c);
@@ -123,6 +129,65 @@ private slots:
         QCOMPARE(lines.size(), 5);
         QVERIFY(lines[0].startsWith("policy,copies,execs_per_s"));
         QVERIFY(lines[4].startsWith("split-trees,16,"));
+    }
+
+    // A banded sweep: every ratio the text prints carries its band, and the band is the one the
+    // JSON's draws give; the sensitivity table names parameters of the table.
+    void sweepPrintsBands() {
+        const QStringList grid = {"sweep",
+                                  "--topology",
+                                  kTopo,
+                                  "--policies",
+                                  "single,split-locks",
+                                  "--copies",
+                                  "2,32",
+                                  "--duration-ms",
+                                  "5",
+                                  "--seeds",
+                                  "1",
+                                  "--walkers",
+                                  "0",
+                                  "--bands",
+                                  "5"};
+        const auto text = runImmap(grid);
+        QCOMPARE(text.status, 0);
+        const auto j = runImmap(grid + QStringList{"--json"});
+        QCOMPARE(j.status, 0);
+        const QJsonObject split = json(j.out)["runs"].toArray()[3].toObject();
+        QCOMPARE(split["policy"].toString(), QString("split-locks"));
+        QCOMPARE(split["execs_per_s_draws"].toArray().size(), 5);
+        const QJsonObject band = split["speedup_band"].toObject();
+        QVERIFY(band["p10"].toDouble() <= band["median"].toDouble());
+        QVERIFY(band["median"].toDouble() <= band["p90"].toDouble());
+        const QRegularExpression line(
+            "split-locks/single at 32: ([0-9.]+)x \\[([0-9.]+), ([0-9.]+)\\], median ([0-9.]+)x");
+        const auto m = line.match(QString::fromUtf8(text.out));
+        QVERIFY2(m.hasMatch(), text.out.constData());
+        QVERIFY(std::abs(m.captured(2).toDouble() - band["p10"].toDouble()) < 0.006);
+        QVERIFY(std::abs(m.captured(3).toDouble() - band["p90"].toDouble()) < 0.006);
+        QVERIFY(text.out.contains("What moves each ratio most"));
+        const auto rows = QRegularExpression("\\n    ([a-z0-9_]+) +rho [+-][0-9.]+ ")
+                              .globalMatch(QString::fromUtf8(text.out));
+        int ranked = 0;
+        const QByteArray params = runImmap({"simulate", "--list-params"}).out;
+        for (auto it = rows; it.hasNext(); ++ranked)
+            QVERIFY(params.contains(it.next().captured(1).toUtf8()));
+        QCOMPARE(ranked, 6);
+    }
+
+    // The scorecard's JSON on a small band: every observation, valid JSON, exit 0.
+    void validateJson() {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("score.json");
+        const auto r =
+            runImmap({"validate", "--bands", "1", "--seeds", "1", "--json", "--output", out});
+        QCOMPARE(r.status, 0);
+        const QJsonObject o = json(r.out);
+        QCOMPARE(o["format"].toString(), QString("immap-scorecard"));
+        QVERIFY(o["observations"].toArray().size() >= 9);
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QCOMPARE(f.readAll(), r.out);
     }
 
     // By default each point runs without walkers and at the default rate (SimSettings): the

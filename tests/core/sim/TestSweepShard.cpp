@@ -98,12 +98,16 @@ private slots:
     // The parts of 3 shards, in any order, merge into exactly one run's CSV and JSON.
     void mergeEqualsOneRun_data() {
         QTest::addColumn<bool>("walkersSideBySide");
-        QTest::newRow("one walker rate") << false;
-        QTest::newRow("without and with walkers") << true;
+        QTest::addColumn<unsigned>("bands");
+        QTest::newRow("one walker rate") << false << 0u;
+        QTest::newRow("without and with walkers") << true << 0u;
+        QTest::newRow("banded, 3 parameter sets") << false << 3u;
     }
     void mergeEqualsOneRun() {
         QFETCH(bool, walkersSideBySide);
-        const SweepConfig c = walkersSideBySide ? twoRates() : grid();
+        QFETCH(unsigned, bands);
+        SweepConfig c = walkersSideBySide ? twoRates() : grid();
+        c.bands = bands;
         const std::vector<SimResult> whole = Sweep::run(c);
         std::vector<SweepPart> parts = partsOf(c, 3);
         std::reverse(parts.begin(), parts.end());
@@ -112,6 +116,15 @@ private slots:
         QVERIFY2(SweepShard::merge(parts, rows, error), error.c_str());
         QCOMPARE(SweepRow::toCsv(rows), Sweep::toCsv(whole));
         QCOMPARE(SweepRow::toJson(rows), Sweep::toJson(whole));
+        if (bands > 0) {
+            QVERIFY(Sweep::toCsv(whole).find(",speedup_p90\n") != std::string::npos);
+            QCOMPARE(rows.front().bandRates.size(), std::size_t{bands});
+            // A banded part is not a part of the same sweep without bands.
+            SweepConfig plain = c;
+            plain.bands = 0;
+            const std::string e = mergeError({parts[2], parts[1], partsOf(plain, 3)[2]});
+            QVERIFY2(e.find("is a part of another sweep") != std::string::npos, e.c_str());
+        }
         // One shard is the whole grid too; with more shards than points, the extra ones run
         // nothing (not the whole grid) and still count.
         QVERIFY(SweepShard::merge(partsOf(c, 1), rows, error));

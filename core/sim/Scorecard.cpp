@@ -1,0 +1,295 @@
+#include "sim/Scorecard.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <memory>
+#include <sstream>
+
+#include "sim/LatinHypercube.h"
+#include "sim/ParallelRuns.h"
+#include "sim/Recipe.h"
+#include "sim/SimResult.h"
+#include "sim/Simulator.h"
+#include "sim/SweepRow.h"
+#include "topology/Topology.h"
+
+namespace immap::sim {
+
+namespace {
+
+using Metric = Observation::Metric;
+
+// One simulation an observation needs (the same key is run once per parameter set).
+struct RunKey {
+    std::string topology;
+    std::string policy;
+    unsigned copies = 0;
+    unsigned unlinkBatch = 8;
+    bool perCopyExecutable = false;
+    auto operator<=>(const RunKey&) const = default;
+};
+
+std::vector<RunKey> runsOf(const Observation& o) {
+    const auto key = [&](const std::string& policy, unsigned copies, unsigned batch = 8) {
+        return RunKey{o.topology, policy, copies, batch, o.perCopyExecutable};
+    };
+    switch (o.metric) {
+        case Metric::RatioOverSingle:
+            return {key("single", o.copies), key(o.policy, o.copies)};
+        case Metric::SpinShare:
+            return {key("single", o.copies)};
+        case Metric::PeakCopies:
+        case Metric::RateRatio: {
+            std::vector<RunKey> out;
+            for (unsigned c : o.grid)
+                out.push_back(key("single", c));
+            return out;
+        }
+        case Metric::UnlinkBatchGain:
+            return {key("single", o.copies, 1), key("single", o.copies, 8)};
+        case Metric::NotModelled:
+            return {};
+    }
+    return {};
+}
+
+struct RunOut {
+    double rate = 0;
+    double spinShare = 0;
+};
+
+// The observation's figure from its runs' outputs (in runsOf order).
+double figure(const Observation& o, const std::vector<RunOut>& r) {
+    switch (o.metric) {
+        case Metric::RatioOverSingle:
+        case Metric::UnlinkBatchGain:
+            return r[0].rate > 0 ? r[1].rate / r[0].rate : 0;
+        case Metric::SpinShare:
+            return 100 * r[0].spinShare;
+        case Metric::PeakCopies: {
+            std::size_t best = 0;
+            for (std::size_t i = 1; i < r.size(); ++i)
+                if (r[i].rate > r[best].rate) best = i;
+            return o.grid[best];
+        }
+        case Metric::RateRatio:
+            return r[1].rate > 0 ? r[0].rate / r[1].rate : 0;
+        case Metric::NotModelled:
+            return 0;
+    }
+    return 0;
+}
+
+std::vector<RunKey> allRuns() {
+    std::vector<RunKey> keys;
+    for (const Observation& o : Observation::all())
+        for (const RunKey& k : runsOf(o))
+            if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+    return keys;
+}
+
+const char* boundName(Observation::Bound b) {
+    return b == Observation::Bound::About ? "about" : "at_least";
+}
+
+}  // namespace
+
+std::size_t Scorecard::runsPerSet() {
+    return allRuns().size();
+}
+
+std::vector<ScoreLine> Scorecard::run(const ScorecardConfig& config,
+                                      const std::function<void(std::size_t, std::size_t)>& progress,
+                                      const std::atomic<bool>* cancel) {
+    const std::vector<RunKey> keys = allRuns();
+    std::map<std::string, std::unique_ptr<topology::Topology>> topologies;
+    for (const RunKey& k : keys)
+        if (!topologies.count(k.topology))
+            topologies[k.topology] =
+                std::make_unique<topology::Topology>(topology::Topology::fromSpec(k.topology));
+    // doexec.c's distinct binaries: the executable is each copy's own inode.
+    Recipe perCopy = Recipe::builtinDefault();
+    for (RecipeFile& f : perCopy.files)
+        if (f.execOpen == ExecOpen::Binary) f.perCopy = true;
+
+    const unsigned seeds = std::max(1u, config.seeds);
+    const unsigned sets = seeds + config.bands;
+    const std::vector<CostParams> draws =
+        LatinHypercube::draw(config.params, config.bands, config.seed);
+    auto configOf = [&](std::size_t set, const RunKey& k) {
+        SimConfig c;
+        c.topology = topologies.at(k.topology).get();
+        std::string error;
+        mapping::Policy::parse(k.policy, c.policy, error);
+        c.copies = k.copies;
+        c.durationMs = config.durationMs;
+        c.seed = config.seed + set;
+        c.params = set < seeds ? config.params : draws[set - seeds];
+        c.unlinkBatch = k.unlinkBatch;
+        c.recipe = k.perCopyExecutable ? &perCopy : nullptr;
+        return c;
+    };
+    for (const RunKey& k : keys)
+        Simulator::checkConfig(configOf(0, k));
+
+    // Jobs: every (set, run), big runs first so that the last to finish is short.
+    std::vector<std::pair<std::size_t, std::size_t>> jobs;
+    for (std::size_t s = 0; s < sets; ++s)
+        for (std::size_t k = 0; k < keys.size(); ++k)
+            jobs.emplace_back(s, k);
+    std::stable_sort(jobs.begin(), jobs.end(), [&](const auto& a, const auto& b) {
+        return keys[a.second].copies > keys[b.second].copies;
+    });
+    std::vector<std::vector<RunOut>> out(sets, std::vector<RunOut>(keys.size()));
+    const bool finished = ParallelRuns::run(
+        jobs.size(), config.threads,
+        [&](std::size_t i) {
+            const auto [s, k] = jobs[i];
+            const SimResult r = Simulator(configOf(s, keys[k])).run();
+            out[s][k] = {r.execsPerSecond, r.spinShare()};
+        },
+        progress, cancel);
+    if (!finished) return {};
+
+    std::vector<ScoreLine> lines;
+    for (const Observation& o : Observation::all()) {
+        ScoreLine line;
+        line.observation = &o;
+        const std::vector<RunKey> mine = runsOf(o);
+        line.modelled = !mine.empty();
+        if (!line.modelled) {
+            line.verdict = "not modelled";
+            lines.push_back(line);
+            continue;
+        }
+        auto outsOf = [&](std::size_t s) {
+            std::vector<RunOut> r;
+            for (const RunKey& k : mine)
+                r.push_back(out[s][static_cast<std::size_t>(std::find(keys.begin(), keys.end(), k) -
+                                                            keys.begin())]);
+            return r;
+        };
+        std::vector<RunOut> mean(mine.size());
+        for (std::size_t s = 0; s < seeds; ++s) {
+            const std::vector<RunOut> r = outsOf(s);
+            line.seedValues.push_back(figure(o, r));
+            for (std::size_t i = 0; i < r.size(); ++i) {
+                mean[i].rate += r[i].rate / seeds;
+                mean[i].spinShare += r[i].spinShare / seeds;
+            }
+        }
+        line.point = figure(o, mean);
+        std::vector<double> values;
+        for (std::size_t s = seeds; s < sets; ++s)
+            values.push_back(figure(o, outsOf(s)));
+        line.draws = config.bands;
+        line.band = Band::of(values);
+        if (!line.band.valid) {
+            // No draws: the seeds' range stands in for the band.
+            line.band = Band::of(line.seedValues);
+        }
+        const double p = o.published;
+        if (o.bound == Observation::Bound::AtLeast) {
+            line.hit = line.band.p90 >= p;
+            line.verdict = line.hit ? "the band reaches it" : "the band stays below it";
+        } else {
+            line.hit = line.band.contains(p);
+            line.verdict = line.hit            ? "inside the band"
+                           : p > line.band.p90 ? "above the band"
+                                               : "below the band";
+        }
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+std::string Scorecard::format(double value, const std::string& unit) {
+    std::ostringstream s;
+    s.setf(std::ios::fixed);
+    if (unit == "%") {
+        s.precision(1);
+        s << value << '%';
+    } else if (unit == "copies") {
+        s.precision(0);
+        s << value;
+    } else {
+        s.precision(value < 10 ? 2 : 1);
+        s << value << 'x';
+    }
+    return s.str();
+}
+
+std::string Scorecard::toJson(const std::vector<ScoreLine>& lines, const ScorecardConfig& config) {
+    QJsonArray arr;
+    for (const ScoreLine& l : lines) {
+        const Observation& o = *l.observation;
+        QJsonArray grid, seedValues;
+        for (unsigned c : o.grid)
+            grid.append(static_cast<double>(c));
+        for (double v : l.seedValues)
+            seedValues.append(v);
+        QJsonObject model;
+        model["modelled"] = l.modelled;
+        if (l.modelled) {
+            model["point"] = l.point;
+            model["seeds"] = seedValues;
+            model["band"] = SweepRow::bandJson(l.band);
+            model["draws"] = static_cast<double>(l.draws);
+        }
+        arr.append(
+            QJsonObject{{"id", QString::fromStdString(o.id)},
+                        {"claim", QString::fromStdString(o.claim)},
+                        {"machine", QString::fromStdString(o.machine)},
+                        {"topology", QString::fromStdString(o.topology)},
+                        {"assumptions", QString::fromStdString(o.assumptions)},
+                        {"workload", QJsonObject{{"policy", QString::fromStdString(o.policy)},
+                                                 {"copies", static_cast<double>(o.copies)},
+                                                 {"grid", grid},
+                                                 {"per_copy_executable", o.perCopyExecutable},
+                                                 {"walkers_per_s", 0.0}}},
+                        {"published", QJsonObject{{"value", o.published},
+                                                  {"bound", boundName(o.bound)},
+                                                  {"text", QString::fromStdString(o.publishedText)},
+                                                  {"unit", QString::fromStdString(o.unit)},
+                                                  {"source", QString::fromStdString(o.source)}}},
+                        {"model", model},
+                        {"inside", l.hit},
+                        {"verdict", QString::fromStdString(l.verdict)}});
+    }
+    const auto hits =
+        std::count_if(lines.begin(), lines.end(), [](const ScoreLine& l) { return l.hit; });
+    QJsonObject root{{"format", "immap-scorecard"},
+                     {"version", 1},
+                     {"bands", static_cast<double>(config.bands)},
+                     {"seeds", static_cast<double>(config.seeds)},
+                     {"seed", QString::number(config.seed)},
+                     {"duration_ms", config.durationMs},
+                     {"hits", static_cast<double>(hits)},
+                     {"observations", arr}};
+    return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+}
+
+std::string Scorecard::toMarkdown(const std::vector<ScoreLine>& lines) {
+    std::ostringstream s;
+    s << "| observation | machine | published | model (defaults) | 10-90% band | published figure "
+         "|\n"
+         "|---|---|---|---|---|---|\n";
+    for (const ScoreLine& l : lines) {
+        const Observation& o = *l.observation;
+        s << "| " << o.claim << " | " << o.machine << " | " << o.publishedText << " | ";
+        if (l.modelled)
+            s << format(l.point, o.unit) << " | " << format(l.band.p10, o.unit) << " - "
+              << format(l.band.p90, o.unit) << " (median " << format(l.band.median, o.unit)
+              << ") | ";
+        else
+            s << "- | - | ";
+        s << (l.hit ? "**hit**: " : "miss: ") << l.verdict << " |\n";
+    }
+    return s.str();
+}
+
+}  // namespace immap::sim

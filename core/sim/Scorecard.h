@@ -1,0 +1,60 @@
+#pragma once
+// `immap validate`: the model against every published observation (Observation::published),
+// each on its own machine shape, at the default parameters (over seeds) and over parameter sets
+// drawn across the plausible ranges (LatinHypercube): the published figure is a hit when it lies
+// in the model's 10-90% band. Misses are reported as plainly as hits (docs/validation.md).
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "sim/Band.h"
+#include "sim/CostParams.h"
+#include "sim/Observation.h"
+
+namespace immap::sim {
+
+struct ScorecardConfig {
+    unsigned bands = 24;  // parameter sets drawn per observation
+    unsigned seeds = 3;   // runs at the default parameters: seed, seed + 1, ...
+    std::uint64_t seed = 1;
+    unsigned threads = 2;
+    double durationMs = 20;  // every run's window floor (SimConfig::durationMs)
+    CostParams params;       // parameters that differ from their defaults are not drawn
+};
+
+struct ScoreLine {
+    const Observation* observation = nullptr;
+    bool modelled = false;
+    double point = 0;                // the model at the defaults, from the seeds' mean rates
+    std::vector<double> seedValues;  // each seed's figure at the defaults
+    Band band;                       // over the drawn parameter sets
+    unsigned draws = 0;
+    bool hit = false;
+    // "inside the band", "above the band", "below the band" (where the published figure lies),
+    // "the band reaches it", "the band stays below it", "not modelled".
+    std::string verdict;
+};
+
+class Scorecard {
+public:
+    // Every observation's line, in Observation::all() order. `progress(done, total)` over
+    // runs; an empty result when `cancel` became true. Throws what a topology spec or the
+    // simulator throws for a bad configuration.
+    static std::vector<ScoreLine> run(
+        const ScorecardConfig& config,
+        const std::function<void(std::size_t, std::size_t)>& progress = {},
+        const std::atomic<bool>* cancel = nullptr);
+    // The runs one parameter set needs over all observations (what run() does per set).
+    static std::size_t runsPerSet();
+
+    static std::string toJson(const std::vector<ScoreLine>& lines, const ScorecardConfig& config);
+    // The scorecard as a Markdown table (docs/validation.md) and as the CLI prints it.
+    static std::string toMarkdown(const std::vector<ScoreLine>& lines);
+    // "1.77x", "91.5%", "16 copies".
+    static std::string format(double value, const std::string& unit);
+};
+
+}  // namespace immap::sim
