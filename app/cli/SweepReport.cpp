@@ -1,6 +1,7 @@
 #include "SweepReport.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -126,9 +127,10 @@ std::string SweepReport::bands(const std::vector<sim::SimResult>& runs, const si
         if (r.copies != most || r.walkersPerSecond != rates.front() || r.policy == "single" ||
             r.bandRates.size() != bands)
             continue;
-        std::vector<double> ratios;
-        for (unsigned d = 0; d < bands; ++d)
-            ratios.push_back(single->bandRates[d] > 0 ? r.bandRates[d] / single->bandRates[d] : 0);
+        // Aligned with the draws; an undefined ratio (single at 0 execs/s) ranks lowest.
+        std::vector<double> ratios = sim::SweepRow::speedupDraws(runs, r);
+        for (double& x : ratios)
+            if (std::isnan(x)) x = 0;
         out << "  " << r.policy << "/single at " << most << ":\n";
         const auto entries = sim::Sensitivity::rank(draws, names, ratios);
         for (std::size_t i = 0; i < entries.size() && i < top; ++i) {

@@ -1,6 +1,7 @@
 #pragma once
 // A result's spread over parameter sets (LatinHypercube): its median and its 10-90% band.
 
+#include <QJsonObject>
 #include <vector>
 
 namespace immap::sim {
@@ -17,6 +18,8 @@ struct Band {
     // The q-quantile (0..1) of sorted values (not empty).
     static double quantile(const std::vector<double>& sorted, double q);
     bool contains(double x) const { return valid && x >= p10 && x <= p90; }
+    // {"p10", "median", "p90"}: a band as every JSON output writes it.
+    QJsonObject toJson() const { return {{"p10", p10}, {"median", median}, {"p90", p90}}; }
 };
 
 }  // namespace immap::sim

@@ -8,13 +8,13 @@
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 #include "sim/LatinHypercube.h"
 #include "sim/ParallelRuns.h"
 #include "sim/Recipe.h"
 #include "sim/SimResult.h"
 #include "sim/Simulator.h"
-#include "sim/SweepRow.h"
 #include "topology/Topology.h"
 
 namespace immap::sim {
@@ -124,7 +124,10 @@ std::vector<ScoreLine> Scorecard::run(const ScorecardConfig& config,
         SimConfig c;
         c.topology = topologies.at(k.topology).get();
         std::string error;
-        mapping::Policy::parse(k.policy, c.policy, error);
+        // Observation::all() names its policies; a misspelt one is a bug to report, not a
+        // silent single.
+        if (!mapping::Policy::parse(k.policy, c.policy, error))
+            throw std::invalid_argument("the scorecard's policy \"" + k.policy + "\": " + error);
         c.copies = k.copies;
         c.durationMs = config.durationMs;
         c.seed = config.seed + set;
@@ -237,7 +240,7 @@ std::string Scorecard::toJson(const std::vector<ScoreLine>& lines, const Scoreca
         if (l.modelled) {
             model["point"] = l.point;
             model["seeds"] = seedValues;
-            model["band"] = SweepRow::bandJson(l.band);
+            model["band"] = l.band.toJson();
             model["draws"] = static_cast<double>(l.draws);
         }
         arr.append(

@@ -1,6 +1,6 @@
 #include "sim/SimResult.h"
 
-#include "sim/SweepRow.h"
+#include "sim/Band.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -44,7 +44,7 @@ std::string SimResult::toJson(bool detail) const {
         for (double v : bandRates)
             rates.append(v);
         o["execs_per_s_draws"] = rates;
-        o["execs_per_s_band"] = SweepRow::bandJson(Band::of(bandRates));
+        o["execs_per_s_band"] = Band::of(bandRates).toJson();
     }
     QJsonArray ls;
     for (const LockResult& l : locks) {

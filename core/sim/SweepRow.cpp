@@ -105,7 +105,7 @@ std::string SweepRow::toJson(const std::vector<SweepRow>& rows) {
         QJsonObject o = r.summary;
         o["speedup_vs_single"] = speedupOverSingle(rows, r);
         o["max_lock_utilisation"] = r.maxUtilisation;
-        if (const Band b = speedupBand(rows, r); b.valid) o["speedup_band"] = bandJson(b);
+        if (const Band b = speedupBand(rows, r); b.valid) o["speedup_band"] = b.toJson();
         arr.append(o);
     }
     QJsonObject root;

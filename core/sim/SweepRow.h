@@ -5,6 +5,8 @@
 // (Qt writes doubles in their shortest exact form).
 
 #include <QJsonObject>
+#include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -45,25 +47,29 @@ struct SweepRow {
                 return s.execsPerSecond > 0 ? r.execsPerSecond / s.execsPerSecond : 0.0;
         return 0;
     }
-    // r's speedup over single (as above) under each drawn parameter set, as a band: the ratio
-    // is taken within each set, so a parameter that moves both policies alike moves no ratio.
-    // Invalid when either has no band.
+    // r's speedup over single (as above) under each drawn parameter set, in draw order: the
+    // ratio is taken within each set, so a parameter that moves both policies alike moves no
+    // ratio. NaN where single's rate is 0; empty when either has no band or they differ.
     template <class Run>
-    static Band speedupBand(const std::vector<Run>& runs, const Run& r) {
+    static std::vector<double> speedupDraws(const std::vector<Run>& runs, const Run& r) {
         for (const Run& s : runs)
             if (s.policy == "single" && s.copies == r.copies &&
                 s.walkersPerSecond == r.walkersPerSecond) {
                 if (s.bandRates.size() != r.bandRates.size()) return {};
                 std::vector<double> ratios;
                 for (std::size_t d = 0; d < r.bandRates.size(); ++d)
-                    if (s.bandRates[d] > 0) ratios.push_back(r.bandRates[d] / s.bandRates[d]);
-                return Band::of(std::move(ratios));
+                    ratios.push_back(s.bandRates[d] > 0 ? r.bandRates[d] / s.bandRates[d]
+                                                        : std::numeric_limits<double>::quiet_NaN());
+                return ratios;
             }
         return {};
     }
-    // {"p10", "median", "p90"}: a band as every JSON output writes it.
-    static QJsonObject bandJson(const Band& b) {
-        return {{"p10", b.p10}, {"median", b.median}, {"p90", b.p90}};
+    // The draws' ratios as a band (those defined); invalid when there are none.
+    template <class Run>
+    static Band speedupBand(const std::vector<Run>& runs, const Run& r) {
+        std::vector<double> ratios = speedupDraws(runs, r);
+        std::erase_if(ratios, [](double x) { return std::isnan(x); });
+        return Band::of(std::move(ratios));
     }
     // {"runs": [...]}: each row's summary with its speedup and busiest lock.
     static std::string toJson(const std::vector<SweepRow>& rows);
