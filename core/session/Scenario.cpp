@@ -157,7 +157,8 @@ const std::set<QString> kTopKeys = {"version",
                                     "view",
                                     "bookmarks",
                                     "durationMs",
-                                    "seed"};
+                                    "seed",
+                                    "bands"};
 const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs"};
 
 bool knownView(const std::string& v) {
@@ -300,6 +301,8 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
             r.boolean(o["walkersSideBySide"], "walkersSideBySide", keyAt("walkersSideBySide"));
     if (o.contains("seed"))
         s.seed = r.integer(o["seed"], "seed", keyAt("seed"), 0, 1e15);  // exact in a double
+    if (o.contains("bands"))
+        s.bands = static_cast<unsigned>(r.integer(o["bands"], "bands", keyAt("bands"), 0, 1000));
     if (o.contains("recipe")) readRecipe(r, o["recipe"], keyAt("recipe"), baseDir, s);
     if (o.contains("params")) {
         const qsizetype k = keyAt("params");
@@ -351,6 +354,7 @@ std::string Scenario::toJson() const {
     if (walkersPerSecond) o["walkersPerSecond"] = *walkersPerSecond;
     if (!walkersSideBySide) o["walkersSideBySide"] = false;
     if (seed != 1) o["seed"] = static_cast<double>(seed);
+    if (bands > 0) o["bands"] = static_cast<int>(bands);
     if (!recipePath.empty()) {
         o["recipe"] = QString::fromStdString(recipePath);
     } else if (!recipeJson.empty()) {

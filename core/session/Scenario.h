@@ -49,6 +49,9 @@ struct Scenario {
     // (SimSettings::walkersSideBySide); written only when false.
     bool walkersSideBySide = true;
     std::uint64_t seed = 1;  // the simulator's random seed
+    // Parameter sets per sweep point drawn over the plausible ranges (SimSettings::bands); 0,
+    // the value when absent: no bands.
+    unsigned bands = 0;
     std::string recipePath;  // relative to the scenario file, or
     std::string recipeJson;  // an embedded recipe (compact JSON); both empty = built-in
     std::map<std::string, double> params;  // by --list-params name; only those not default

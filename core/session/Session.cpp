@@ -8,7 +8,9 @@
 
 namespace immap::session {
 
-Session::Session() = default;
+Session::Session() {
+    settings_.bands = SimSettings::kAppBands;
+}
 Session::~Session() = default;
 
 void Session::load(const std::string& source, const std::string& topology,

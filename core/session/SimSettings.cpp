@@ -66,6 +66,7 @@ SimSettings SimSettings::fromScenario(const Scenario& s, const std::string& scen
     out.copies = s.copies;
     if (s.durationMs > 0) out.durationMs = s.durationMs;
     out.seed = s.seed;
+    out.bands = s.bands;
     // A scenario without walkersPerSecond runs at the default rate, as one without a parameter
     // runs at its default.
     out.walkersPerSecond = s.walkersPerSecond.value_or(kDefaultWalkersPerSecond);
@@ -91,6 +92,7 @@ void SimSettings::toScenario(Scenario& s) const {
     s.copies = copies;
     s.durationMs = durationMs;
     s.seed = seed;
+    s.bands = bands;
     // Only a rate off the default is written (as with the parameters), so that a scenario saved
     // at the default follows it when the default is revised.
     s.walkersPerSecond = walkersPerSecond != kDefaultWalkersPerSecond

@@ -45,6 +45,7 @@ private slots:
         s.durationMs = 50;
         s.walkersPerSecond = 1000;
         s.walkersSideBySide = false;
+        s.bands = 12;
         s.recipePath = "../recipes/execl-glibc236.json";
         s.params = {{"tree_op_ns", 20.5}, {"walker_pages", 4}, {"mem_local_ns", 60}};
         s.view = "throughput";
@@ -121,6 +122,10 @@ private slots:
         QTest::newRow("side by side a number") << "{\"version\": 1, \"walkersSideBySide\": 0}"
                                                << "bad.json:1: \"walkersSideBySide\" must be true "
                                                   "or false";
+        QTest::newRow("bands too many") << "{\"version\": 1,\n\"bands\": 1001}"
+                                        << "bad.json:2: \"bands\" is 1001, out of range";
+        QTest::newRow("bands fraction") << "{\"version\": 1,\n\"bands\": 2.5}"
+                                        << "bad.json:2: \"bands\" must be a whole number";
         QTest::newRow("unknown view") << "{\"version\": 1, \"view\": \"3d\"}"
                                       << "bad.json:1: unknown view \"3d\"";
         QTest::newRow("bookmark without caption")
@@ -264,6 +269,7 @@ private slots:
             const double rate =
                 f == "walkers-and-memory.json" ? 10000.0 : SimSettings::kDefaultWalkersPerSecond;
             QCOMPARE(settings.walkerRates(), (std::vector<double>{0, rate}));
+            QVERIFY(settings.bands > 0);  // the captions cite the bands the plot shades
         }
     }
 };
