@@ -46,6 +46,17 @@ SweepControls::SweepControls(QWidget* parent) : QWidget(parent) {
     sideBySide_->setToolTip(
         tr("Side by side: also sweep every policy without walkers (its curve solid, the one "
            "with walkers dashed, in the policy's colour)"));
+    bands_ = new QSpinBox(this);
+    bands_->setObjectName(QStringLiteral("bands"));
+    bands_->setRange(0, 1000);  // a scenario's and --bands' range
+    bands_->setSuffix(tr(" sets"));
+    bands_->setKeyboardTracking(false);
+    bands_->setButtonSymbols(QAbstractSpinBox::NoButtons);
+    bands_->setMaximumWidth(bands_->fontMetrics().horizontalAdvance(QStringLiteral("1000 sets")) +
+                            16);
+    bands_->setToolTip(
+        tr("Parameter sets drawn across the parameters' plausible ranges for each point: the "
+           "plot shades their 10-90% band. 0: no band, each point runs only its seeds"));
     run_ = new QPushButton(tr("Run sweep"), this);
     run_->setShortcut(QKeySequence(tr("Ctrl+R")));
     run_->setToolTip(tr("Simulate every policy at every copy count, on both cores (Ctrl+R)"));
@@ -67,6 +78,7 @@ SweepControls::SweepControls(QWidget* parent) : QWidget(parent) {
     row->addWidget(duration_);
     row->addWidget(walkers_);
     row->addWidget(sideBySide_);
+    row->addWidget(bands_);
     row->addWidget(run_);
     row->addWidget(cancel_);
     row->addWidget(progress_);
@@ -80,6 +92,7 @@ SweepControls::SweepControls(QWidget* parent) : QWidget(parent) {
     connect(duration_, &QSpinBox::valueChanged, this, &SweepControls::gridEdited);
     connect(walkers_, &QDoubleSpinBox::valueChanged, this, &SweepControls::gridEdited);
     connect(sideBySide_, &QCheckBox::toggled, this, &SweepControls::gridEdited);
+    connect(bands_, &QSpinBox::valueChanged, this, &SweepControls::gridEdited);
     connect(cancel_, &QPushButton::clicked, this, &SweepControls::cancelRequested);
 }
 
@@ -111,6 +124,15 @@ void SweepControls::setSideBySide(bool on) {
     sideBySide_->setChecked(on);
 }
 
+void SweepControls::setBands(int sets) {
+    const QSignalBlocker quiet(bands_);
+    bands_->setValue(sets);
+}
+
+int SweepControls::bands() const {
+    return bands_->value();
+}
+
 QString SweepControls::policies() const {
     return policies_->text();
 }
@@ -139,6 +161,7 @@ void SweepControls::setRunning(bool running) {
     duration_->setEnabled(!running);
     walkers_->setEnabled(!running);
     sideBySide_->setEnabled(!running);
+    bands_->setEnabled(!running);
 }
 
 void SweepControls::setProgress(int done, int total) {

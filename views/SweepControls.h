@@ -1,8 +1,8 @@
 #pragma once
 // The throughput tab's controls: which policies and copy counts to sweep, how long to
 // simulate each, the whole-file walker rate and whether each policy is also swept without
-// walkers (side by side), Run and Cancel, and a progress bar. It only shows state and emits
-// intent; app/ runs the sweep.
+// walkers (side by side), how many parameter sets draw each point's band, Run and Cancel, and
+// a progress bar. It only shows state and emits intent; app/ runs the sweep.
 
 #include <QWidget>
 
@@ -26,11 +26,14 @@ public:
     void setDurationMs(int ms);
     void setWalkersPerSecond(double perSecond);
     void setSideBySide(bool on);
+    void setBands(int sets);  // parameter sets per point (SimSettings::bands)
     QString policies() const;
     QString copies() const;
     int durationMs() const;
     double walkersPerSecond() const;
     bool sideBySide() const;
+    int bands() const;
+    QSpinBox* bandsField() const { return bands_; }
     QDoubleSpinBox* walkersField() const { return walkers_; }
     QCheckBox* sideBySideBox() const { return sideBySide_; }
 
@@ -54,6 +57,7 @@ private:
     QSpinBox* duration_;
     QDoubleSpinBox* walkers_;
     QCheckBox* sideBySide_;
+    QSpinBox* bands_;
     double walkersGiven_ = 0;  // the last rate set, exact
     double walkersShown_ = 0;  // as the field showed it
     QPushButton* run_;

@@ -13,7 +13,9 @@
 
 #include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
+#include "sim/Band.h"
 #include "sim/Sweep.h"
+#include "sim/SweepRow.h"
 
 namespace immap::views {
 
@@ -93,21 +95,74 @@ ThroughputView::ThroughputView(QWidget* parent) : QWidget(parent), plot_(new QCu
     // The legend is built by hand, one entry per policy and walker rate.
     plot_->setAutoAddPlottableToLegend(false);
     plot_->setMouseTracking(true);
+    plot_->addLayer(QStringLiteral("bands"), plot_->layer(QStringLiteral("main")),
+                    QCustomPlot::limBelow);
     connect(plot_, &QCustomPlot::mouseMove, this,
             [this](QMouseEvent* e) { showValueAt(e->pos()); });
     setRuns({}, QString(), 0);
 }
 
-QCPGraph* ThroughputView::throughputGraph(const QString& policy, double walkersPerSecond) const {
+const ThroughputView::Curve* ThroughputView::curveFor(const QString& policy,
+                                                      double walkersPerSecond) const {
     for (const Curve& c : curves_)
-        if (c.policy == policy && c.walkersPerSecond == walkersPerSecond) return c.throughput;
+        if (c.policy == policy && c.walkersPerSecond == walkersPerSecond) return &c;
     return nullptr;
 }
 
+QCPGraph* ThroughputView::throughputGraph(const QString& policy, double walkersPerSecond) const {
+    const Curve* c = curveFor(policy, walkersPerSecond);
+    return c ? c->throughput : nullptr;
+}
+
 QCPGraph* ThroughputView::speedupGraph(const QString& policy, double walkersPerSecond) const {
-    for (const Curve& c : curves_)
-        if (c.policy == policy && c.walkersPerSecond == walkersPerSecond) return c.speedup;
-    return nullptr;
+    const Curve* c = curveFor(policy, walkersPerSecond);
+    return c ? c->speedup : nullptr;
+}
+
+std::pair<QCPGraph*, QCPGraph*> ThroughputView::throughputBand(const QString& policy,
+                                                               double walkersPerSecond) const {
+    const Curve* c = curveFor(policy, walkersPerSecond);
+    return c ? std::pair{c->bandLow, c->bandHigh} : std::pair<QCPGraph*, QCPGraph*>{};
+}
+
+std::pair<QCPGraph*, QCPGraph*> ThroughputView::speedupBand(const QString& policy,
+                                                            double walkersPerSecond) const {
+    const Curve* c = curveFor(policy, walkersPerSecond);
+    return c ? std::pair{c->speedLow, c->speedHigh} : std::pair<QCPGraph*, QCPGraph*>{};
+}
+
+void ThroughputView::drawBands(Curve& curve, const QColor& colour, double& maxY, double& maxS) {
+    auto pair = [&](QCPAxisRect* rect, QCPGraph*& low, QCPGraph*& high) {
+        low = plot_->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        high = plot_->addGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        for (QCPGraph* g : {low, high}) {
+            g->setLayer(QStringLiteral("bands"));  // under every curve
+            g->setPen(Qt::NoPen);
+            g->setName(tr("%1, 10-90% band").arg(curve.throughput->name()));
+        }
+        QColor fill = colour;
+        fill.setAlpha(48);
+        high->setBrush(fill);
+        high->setChannelFillGraph(low);
+    };
+    bool any = false;
+    for (const sim::SimResult* r : curve.runs)
+        any = any || !r->bandRates.empty();
+    if (!any) return;
+    pair(topRect_, curve.bandLow, curve.bandHigh);
+    pair(speedRect_, curve.speedLow, curve.speedHigh);
+    for (const sim::SimResult* r : curve.runs) {
+        if (const sim::Band b = sim::Band::of(r->bandRates); b.valid) {
+            curve.bandLow->addData(r->copies, b.p10);
+            curve.bandHigh->addData(r->copies, b.p90);
+            maxY = std::max(maxY, b.p90);
+        }
+        if (const sim::Band b = sim::SweepRow::speedupBand(runs_, *r); b.valid) {
+            curve.speedLow->addData(r->copies, b.p10);
+            curve.speedHigh->addData(r->copies, b.p90);
+            maxS = std::max(maxS, b.p90);
+        }
+    }
 }
 
 const ThroughputView::Curve* ThroughputView::curveOf(const QCPGraph* g) const {
@@ -164,11 +219,28 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
                                              : tr("Simulated exec throughput on %1").arg(machine),
                            QFont(font().family(), scaledPx(11), QFont::Bold));
     plot_->plotLayout()->addElement(0, 0, title);
+    const bool banded = std::any_of(runs_.begin(), runs_.end(),
+                                    [](const sim::SimResult& r) { return !r.bandRates.empty(); });
+    int row = 1;
+    if (banded) {
+        // What the shading is, once, where it is read before the curves.
+        std::size_t sets = 0;
+        for (const sim::SimResult& r : runs_)
+            sets = std::max(sets, r.bandRates.size());
+        auto* note = new QCPTextElement(
+            plot_,
+            tr("Shaded: the 10-90% band over %1 parameter sets drawn across their plausible "
+               "ranges; bars: the seeds' range")
+                .arg(sets),
+            QFont(font().family(), scaledPx(9)));
+        plot_->plotLayout()->addElement(row++, 0, note);
+    }
     // The legend has a row of its own under the title, not an inset over the plot: with a
     // curve per policy and walker rate it would cover curves. Each policy's curves are one
     // column (rates down), centred between two empty stretching cells.
     auto* legendRow = new QCPLayoutGrid;
-    plot_->plotLayout()->addElement(1, 0, legendRow);
+    const int legendAt = row++;
+    plot_->plotLayout()->addElement(legendAt, 0, legendRow);
     auto* legend = new QCPLegend;
     legendRow->addElement(0, 0, new QCPLayoutElement(plot_));
     legendRow->addElement(0, 1, legend);
@@ -181,11 +253,12 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     auto* top = new QCPAxisRect(plot_);
     topRect_ = top;
     speedRect_ = new QCPAxisRect(plot_);
-    plot_->plotLayout()->addElement(2, 0, top);
-    plot_->plotLayout()->addElement(3, 0, speedRect_);
-    plot_->plotLayout()->setRowStretchFactor(1, 0.001);
-    plot_->plotLayout()->setRowStretchFactor(2, 3);
-    plot_->plotLayout()->setRowStretchFactor(3, 2);
+    plot_->plotLayout()->addElement(row, 0, top);
+    plot_->plotLayout()->addElement(row + 1, 0, speedRect_);
+    for (int r = 0; r < row; ++r)
+        plot_->plotLayout()->setRowStretchFactor(r, 0.001);
+    plot_->plotLayout()->setRowStretchFactor(row, 3);
+    plot_->plotLayout()->setRowStretchFactor(row + 1, 2);
     auto logTicker = QSharedPointer<QCPAxisTickerLog>::create();
     logTicker->setLogBase(2);
     for (QCPAxisRect* r : {top, speedRect_}) {
@@ -264,6 +337,9 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
                 }
             }
             curves_.push_back({policy, rate, g, s, list});
+            // Shaded around the lowest rate's curves only: a walker curve's band would lie on
+            // the same area (the hover still gives it).
+            if (rate == *rates.begin()) drawBands(curves_.back(), c, maxY, maxS);
         }
     }
     drawMeasured(legend);
@@ -278,9 +354,10 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     // split locks) read better on a log scale; the title says which.
     double minY = maxY;
     for (const Curve& curve : curves_)
-        for (auto it = curve.throughput->data()->constBegin();
-             it != curve.throughput->data()->constEnd(); ++it)
-            minY = std::min(minY, it->value);
+        for (QCPGraph* g : {curve.throughput, curve.bandLow})
+            if (g)
+                for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+                    minY = std::min(minY, it->value);
     if (minY > 0 && maxY / minY > 50) {
         top->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
         top->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
@@ -336,8 +413,15 @@ void ThroughputView::showValueAt(const QPoint& pos) {
     const QLocale loc;
     for (int i = 0; i < plot_->graphCount(); ++i) {
         QCPGraph* g = plot_->graph(i);
+        if (g->layer() == plot_->layer(QStringLiteral("bands"))) continue;
         const bool speed = g->valueAxis()->axisRect() == speedRect_;
         const Curve* curve = curveOf(g);
+        auto runAt = [&](double copies) -> const sim::SimResult* {
+            if (curve)
+                for (const sim::SimResult* r : curve->runs)
+                    if (r->copies == copies) return r;
+            return nullptr;
+        };
         // Which curve, with its walker rate: "split-locks, 100 walks/s", and "split-locks, no
         // walkers" beside it.
         const QString name = curve && curve->walkersPerSecond == 0 && severalRates_
@@ -356,12 +440,20 @@ void ThroughputView::showValueAt(const QPoint& pos) {
                            .arg(it->value, 0, 'f', 2);
                 if (curve && curve->walkersPerSecond > 0)
                     text += tr(" at %1 walks/s").arg(walkRate(curve->walkersPerSecond));
+                if (const sim::SimResult* r = runAt(it->key))
+                    if (const sim::Band b = sim::SweepRow::speedupBand(runs_, *r); b.valid)
+                        text +=
+                            tr(", band 10-90% %1-%2x").arg(b.p10, 0, 'f', 2).arg(b.p90, 0, 'f', 2);
                 continue;
             }
             text = tr("%1, %2 copies: %3 execs/s")
                        .arg(name)
                        .arg(it->key)
                        .arg(loc.toString(it->value, 'f', 0));
+            if (const sim::SimResult* r = runAt(it->key))
+                if (const sim::Band b = sim::Band::of(r->bandRates); b.valid)
+                    text += tr(", band 10-90% %1-%2")
+                                .arg(loc.toString(b.p10, 'f', 0), loc.toString(b.p90, 'f', 0));
             // The walk latency of the point, where walks completed.
             if (curve && curve->walkersPerSecond > 0)
                 for (const sim::SimResult* r : curve->runs)

@@ -2,6 +2,8 @@
 // The throughput view: execs/s against copies for each policy (top), the speedup over single
 // at the same copy count and walker rate (bottom), the proposal's claimed gains marked at 384
 // copies when the machine has 384 PUs, values on hover, zoom and pan, export PNG, PDF and CSV.
+// A banded sweep's 10-90% band over the drawn parameter sets (sim::Band) is shaded around each
+// curve of the lowest walker rate, in both panes; the seeds' range is an error bar.
 // A sweep with whole-file walkers has a curve per (policy, walker rate): the policy's colour
 // throughout, solid without walkers and dashed with them, so that each policy is seen with and
 // without walkers side by side. It renders a sweep's results and nothing else: running sweeps
@@ -9,6 +11,7 @@
 
 #include <QString>
 #include <QWidget>
+#include <utility>
 #include <vector>
 
 #include "sim/SimResult.h"
@@ -46,6 +49,12 @@ public:
     // walkers), nullptr if absent; the speedup graph likewise (over single at that rate).
     QCPGraph* throughputGraph(const QString& policy, double walkersPerSecond = 0) const;
     QCPGraph* speedupGraph(const QString& policy, double walkersPerSecond = 0) const;
+    // A curve's shaded 10-90% band: the p10 graph and the p90 graph filled down to it; both
+    // nullptr when the runs have no bands or the curve is not shaded.
+    std::pair<QCPGraph*, QCPGraph*> throughputBand(const QString& policy,
+                                                   double walkersPerSecond = 0) const;
+    std::pair<QCPGraph*, QCPGraph*> speedupBand(const QString& policy,
+                                                double walkersPerSecond = 0) const;
     // A curve's name in the legend: "split-locks", or "split-locks, 100 walks/s".
     static QString curveName(const QString& policy, double walkersPerSecond);
     bool claimsShown() const { return claimsShown_; }
@@ -78,8 +87,15 @@ private:
         QCPGraph* throughput = nullptr;
         QCPGraph* speedup = nullptr;
         std::vector<const sim::SimResult*> runs;
+        QCPGraph* bandLow = nullptr;  // the shaded bands (null: none)
+        QCPGraph* bandHigh = nullptr;
+        QCPGraph* speedLow = nullptr;
+        QCPGraph* speedHigh = nullptr;
     };
     const Curve* curveOf(const QCPGraph* g) const;
+    const Curve* curveFor(const QString& policy, double walkersPerSecond) const;
+    // Shades a curve's bands (its runs carry bandRates); widens the ranges to hold them.
+    void drawBands(Curve& curve, const QColor& colour, double& maxY, double& maxS);
     std::vector<Curve> curves_;
     bool severalRates_ = false;  // the runs have more than one walker rate
     bool claimsShown_ = false;

@@ -17,15 +17,19 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
+#include <QThread>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <iostream>
 
 #include "InsertVmaDialog.h"
+#include "ValidationDialog.h"
 #include "io/InputFile.h"
 #include "session/Scenario.h"
 #include "session/StepCaption.h"
 #include "trace/Bookmarks.h"
+#include "views/ScorecardModel.h"
+#include "views/ScorecardPanel.h"
 #include "views/ViewExporter.h"
 
 namespace immap::gui {
@@ -188,6 +192,8 @@ void MainWindow::buildMenus() {
         [this] { trees_->walkSelected(); });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Validation: the model against published measurements…"),
+                    QKeySequence(tr("Ctrl+Shift+V")), this, [this] { showValidation(); });
     help->addAction(tr("&About immap-lab"), this, [this] {
         QMessageBox::about(this, tr("About immap-lab"),
                            tr("<b>immap-lab %1</b><p>The Linux kernel's per-file i_mmap interval "
@@ -308,6 +314,20 @@ bool MainWindow::openMeasurements(const QString& path) {
 
 void MainWindow::showStatus(const QString& text, int timeoutMs) {
     statusBar()->showMessage(text, timeoutMs);
+}
+
+ValidationDialog* MainWindow::showValidation(bool run) {
+    if (!validation_) validation_ = new ValidationDialog(*this, this);
+    sim::ScorecardConfig config;
+    config.params = session_.settings().params;  // the window's; unchanged ones are drawn
+    config.threads = static_cast<unsigned>(std::max(1, QThread::idealThreadCount()));
+    validation_->setConfig(config);
+    validation_->show();
+    validation_->raise();
+    validation_->activateWindow();
+    if (run && !validation_->running() && !validation_->panel()->model()->ran())
+        validation_->start();
+    return validation_;
 }
 
 void MainWindow::showError(const QString& title, const QString& text) {

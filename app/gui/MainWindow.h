@@ -49,6 +49,8 @@ class QToolBar;
 
 namespace immap::gui {
 
+class ValidationDialog;
+
 class MainWindow : public QMainWindow, public PageHost {
     Q_OBJECT
 public:
@@ -118,6 +120,9 @@ public:
     bool startSweep() { return throughputPage_->startSweep(); }
     // Real execl figures (immap bench execl --output FILE) over the simulated curves.
     bool openMeasurements(const QString& path);
+    // Help > Validation (Ctrl+Shift+V): the scorecard beside the window, at the session's
+    // parameters, run on first showing. `run` false: shown without running (tests).
+    ValidationDialog* showValidation(bool run = true);
 
     // The replay tab (ReplayPage): a native trace, scrubbed event by event, and its timeline.
     ReplayPage* replayPage() const { return replayPage_; }
@@ -201,6 +206,7 @@ private:
     ReplayPage* replayPage_ = nullptr;
     bool fillingFiles_ = false;
     ContentionPage* contentionPage_ = nullptr;
+    ValidationDialog* validation_ = nullptr;
     // Every tab by its view name, in Scenario::viewNames() order: the one table setView, the
     // View menu and scenario saves read.
     std::vector<std::pair<QString, QWidget*>> pages_;

@@ -5,10 +5,13 @@
 #include <QLocale>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <limits>
 
 #include "ErrorText.h"
 #include "io/InputError.h"
 #include "measure/MeasuredCurve.h"
+#include "sim/Band.h"
+#include "sim/SweepRow.h"
 
 namespace immap::gui {
 
@@ -59,7 +62,8 @@ void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
                                     : tr("%1 runs").arg(runs.size()));
     summary_->setText(summarise(runs));
     showHeat(runs);
-    host_.showStatus(tr("Sweep done: %1 runs.").arg(runs.size() * seeds), 5000);
+    const std::size_t sets = runs.empty() ? 0 : runs.front().bandRates.size();
+    host_.showStatus(tr("Sweep done: %1 runs.").arg(runs.size() * (seeds + sets)), 5000);
 }
 
 // The topology view's heat: each CPU's share of time waiting for i_mmap locks in the biggest
@@ -152,7 +156,8 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
                          parts.join(QStringLiteral(" · "));
             if (low == high) break;
         }
-        lines << scopeNote();
+        lines << bandLine(runs) << scopeNote();
+        lines.removeAll(QString());
         return lines.join(QLatin1Char('\n'));
     }
     for (unsigned copies : {low, high}) {
@@ -175,8 +180,40 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
     const double walkers = runs.front().walkersPerSecond;
     if (walkers > 0)
         lines.prepend(tr("With %1 whole-file walks/s:").arg(loc.toString(walkers, 'f', 0)));
-    lines << scopeNote();
+    lines << bandLine(runs) << scopeNote();
+    lines.removeAll(QString());
     return lines.join(QLatin1Char('\n'));
+}
+
+// Each policy over single at the largest copy count with its band, as `immap sweep --bands`
+// prints it ("split-locks/single at 384: 10.6x [3.94, 9.67]"), at the lowest walker rate;
+// empty without bands.
+QString ThroughputPage::bandLine(const std::vector<sim::SimResult>& runs) {
+    unsigned high = 0;
+    double rate = std::numeric_limits<double>::infinity();
+    for (const sim::SimResult& r : runs) {
+        high = std::max(high, r.copies);
+        rate = std::min(rate, r.walkersPerSecond);
+    }
+    QStringList parts;
+    std::size_t sets = 0;
+    for (const sim::SimResult& r : runs) {
+        if (r.copies != high || r.walkersPerSecond != rate || r.policy == "single") continue;
+        const sim::Band b = sim::SweepRow::speedupBand(runs, r);
+        if (!b.valid) continue;
+        sets = r.bandRates.size();
+        parts << tr("%1/single %2x [%3, %4]")
+                     .arg(QString::fromStdString(r.policy))
+                     .arg(sim::Sweep::speedupOverSingle(runs, r), 0, 'f', 2)
+                     .arg(b.p10, 0, 'f', 2)
+                     .arg(b.p90, 0, 'f', 2);
+    }
+    if (parts.isEmpty()) return {};
+    return tr("At %1 copies, the point at the default parameters and [the 10-90% band over %2 "
+              "parameter sets]: %3")
+        .arg(high)
+        .arg(sets)
+        .arg(parts.join(QStringLiteral(" · ")));
 }
 
 // What the model includes, under every result: without it a split policy's curve reads as a
@@ -188,8 +225,9 @@ QString ThroughputPage::scopeNote() {
               "OSQ, stealing and handoff) and the other lines every exec shares: the per-CPU "
               "allocator's lock, percpu_counters_lock, pgd_lock, binfmt_lock, i_writecount, "
               "dentry lockrefs, page-cache folios, v2's vma_count, loops over every CPU, SMT. "
-              "Not modelled: the slab's per-node locks, the scheduler, memory bandwidth; no "
-              "parameter bands yet. Split-locks' author measured about 5x. Dashed: with "
+              "Not modelled: the slab's per-node locks, the scheduler, memory bandwidth "
+              "(Help > Validation compares it with every published figure). Split-locks' "
+              "author measured about 5x. Dashed: with "
               "whole-file walkers (default %1/s, the rate measured on a host under memory "
               "pressure; %2% are reclaim's, which give up on a busy lock).")
         .arg(QLocale().toString(session::SimSettings::kDefaultWalkersPerSecond, 'f', 0))
@@ -215,6 +253,7 @@ QString ThroughputPage::takeGrid() {
     s.durationMs = controls_->durationMs();
     s.walkersPerSecond = controls_->walkersPerSecond();
     s.walkersSideBySide = controls_->sideBySide();
+    s.bands = static_cast<unsigned>(controls_->bands());
     return {};
 }
 
@@ -230,6 +269,7 @@ void ThroughputPage::showGrid() {
     controls_->setDurationMs(static_cast<int>(s.durationMs));
     controls_->setWalkersPerSecond(s.walkersPerSecond);
     controls_->setSideBySide(s.walkersSideBySide);
+    controls_->setBands(static_cast<int>(s.bands));
 }
 
 void ThroughputPage::reset() {
@@ -252,7 +292,7 @@ bool ThroughputPage::startSweep() {
     controls_->setRunning(true);
     // One step per run: every walker rate, policy, copy count and seed.
     controls_->setProgress(0, static_cast<int>(s.walkerRates().size() * s.policies.size() *
-                                               s.copiesOn(topo).size() * s.seeds));
+                                               s.copiesOn(topo).size() * (s.seeds + s.bands)));
     controls_->setMessage(tr("running on %1").arg(QString::fromStdString(topo.spec())));
     return sweeps_->start(topo, s);
 }

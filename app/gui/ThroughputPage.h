@@ -46,6 +46,7 @@ public:
     // walkers first) and the walk latency, the largest copy count first.
     static QString summarise(const std::vector<sim::SimResult>& runs);
     static QString scopeNote();
+    static QString bandLine(const std::vector<sim::SimResult>& runs);
 
 private:
     void finished(const std::vector<sim::SimResult>& runs);

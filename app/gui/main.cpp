@@ -19,6 +19,7 @@
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
 #include "SourceArg.h"
+#include "ValidationDialog.h"
 #include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
 #include "limits/UserReason.h"
@@ -147,6 +148,15 @@ void addOptions(QCommandLineParser& p) {
                  "Open a workshop scenario (samples/workshops/*.json): topology, source, file, "
                  "parameters, sweep, view and bookmarks.",
                  "FILE"});
+    p.addOption({"bands",
+                 QStringLiteral("Parameter sets per sweep point for the throughput view's "
+                                "10-90% bands (0-1000, default %1; a scenario's own value wins "
+                                "unless this is given).")
+                     .arg(immap::session::SimSettings::kAppBands),
+                 "N"});
+    p.addOption({"validation",
+                 "Open Help > Validation and run the scorecard (with --screenshot: the dialog "
+                 "is rendered once it has run)."});
     p.addOption({"workshop", "Start in workshop mode (full screen, large type, captions)."});
     p.addOption({"bookmark", "With --scenario: show bookmark N (from 1).", "N"});
     // Hidden: the window's own saves run headless, for the tests that kill them mid-save.
@@ -230,6 +240,12 @@ int runApp(QApplication& app) {
             w.showBookmark(n - 1);
         }
     }
+    if (p.isSet("bands")) {
+        bool okN = false;
+        const uint n = p.value("bands").toUInt(&okN);
+        if (!okN || n > 1000) return fail("--bands takes a count from 0 to 1000");
+        w.sweepControls()->setBands(static_cast<int>(n));
+    }
     if (p.isSet("workshop")) w.setWorkshopMode(true);
     if (p.isSet(recordOpt))
         return w.recordTrace(p.value(recordOpt), QStringLiteral("single"),
@@ -270,6 +286,7 @@ int runApp(QApplication& app) {
     }
     if (!shot) {
         w.show();
+        if (p.isSet("validation")) w.showValidation();
         return app.exec();
     }
     // The contention view shows both runs a fixed simulated time in (the lanes' history is
@@ -299,7 +316,18 @@ int runApp(QApplication& app) {
         std::cout << "bookmark " << w.currentBookmark() + 1 << "/" << w.scenario().bookmarks.size()
                   << ": " << w.scenario().bookmarks[std::size_t(w.currentBookmark())].caption
                   << '\n';
-    const QImage image = w.grab().toImage();
+    QImage image;
+    if (p.isSet("validation")) {
+        // The scorecard's dialog instead of the window, once its run is over.
+        immap::gui::ValidationDialog* d = w.showValidation();
+        d->wait();
+        QApplication::processEvents();
+        d->resize(size);
+        QApplication::processEvents();
+        image = d->grab().toImage();
+    } else {
+        image = w.grab().toImage();
+    }
     if (const std::string why =
             immap::io::OutputTarget::check(p.value("screenshot").toStdString(), {});
         !why.empty())

@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
+#include <map>
 
 #include "Suites.h"
 #include "views/ThroughputView.h"
@@ -200,6 +201,72 @@ private slots:
         // split-locks at 16 copies and 100 walks/s: 20,000 execs/s, 2.5x single at 100 walks/s.
         QVERIFY2(lines[8].startsWith("split-locks,16,20000,2.5,") && lines[8].endsWith(",100"),
                  lines[8].constData());
+    }
+
+    // A banded sweep: each curve of the lowest walker rate has its 10-90% band over the draws
+    // (type-7 quantiles, by hand below), the speedup band from each draw's own ratio, shaded in
+    // the policy's colour under the curves; the walker curves are not shaded.
+    void bandsShaded() {
+        std::vector<sim::SimResult> runs = sideBySide();
+        const std::map<std::pair<std::string, unsigned>, std::vector<double>> draws = {
+            {{"single", 1}, {900, 1000, 1100, 950, 1050}},
+            {{"single", 16}, {10000, 14000, 11000, 13000, 12000}},
+            {{"split-locks", 1}, {1000, 1200, 1100, 1150, 1050}},
+            {{"split-locks", 16}, {22000, 27000, 24000, 23000, 26000}}};
+        for (sim::SimResult& r : runs)
+            r.bandRates = r.walkersPerSecond > 0 ? std::vector<double>{1, 2, 3, 4, 5}
+                                                 : draws.at({r.policy, r.copies});
+        views::ThroughputView v;
+        v.resize(1280, 720);
+        v.setRuns(runs, "test", 16);
+        const auto [low, high] = v.throughputBand("split-locks");
+        QVERIFY(low && high);
+        // Sorted 22,000 23,000 24,000 26,000 27,000: p10 at rank 0.4, p90 at rank 3.6.
+        QCOMPARE(low->data()->size(), 2);
+        QCOMPARE(low->data()->at(1)->key, 16.0);
+        QCOMPARE(low->data()->at(1)->value, 22000 + 0.4 * 1000);
+        QCOMPARE(high->data()->at(1)->value, 26000 + 0.6 * 1000);
+        QCOMPARE(high->channelFillGraph(), low);
+        QColor tint = views::ThroughputView::policyColor("split-locks");
+        tint.setAlpha(48);
+        QCOMPARE(high->brush().color(), tint);
+        // Speedup at 16: each draw over single's same draw, 2.2 2.5 1.714 1.769 2.167, sorted
+        // 1.714 1.769 2.167 2.2 2.5.
+        const auto [slow, shigh] = v.speedupBand("split-locks");
+        QVERIFY(slow && shigh);
+        std::vector<double> ratios = {22000.0 / 10000, 27000.0 / 14000, 24000.0 / 11000,
+                                      23000.0 / 13000, 26000.0 / 12000};
+        std::sort(ratios.begin(), ratios.end());
+        QVERIFY(std::abs(slow->data()->at(1)->value - (ratios[0] + 0.4 * (ratios[1] - ratios[0]))) <
+                1e-12);
+        QVERIFY(std::abs(shigh->data()->at(1)->value -
+                         (ratios[3] + 0.6 * (ratios[4] - ratios[3]))) < 1e-12);
+        QCOMPARE(v.throughputBand("split-locks", 100).first, nullptr);
+        QVERIFY(v.throughputBand("single").first);
+
+        // On the picture: inside split-locks' band at 16 copies, away from its line, the
+        // policy's colour at 48/255 over the white plot.
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(v.exportPng(dir.filePath("b.png"), 1280, 720, error));
+        const QImage img(dir.filePath("b.png"));
+        const QPointF top = high->coordsToPixels(16, 26600),
+                      bottom = low->coordsToPixels(16, 22400);
+        const QPointF curve = v.throughputGraph("split-locks")->coordsToPixels(16, 24000);
+        const int y = static_cast<int>(top.y() + 0.2 * (bottom.y() - top.y()));
+        QVERIFY(std::abs(y - curve.y()) > 4);
+        const QColor got = img.pixelColor(static_cast<int>(top.x()) - 3, y);
+        const QColor c = views::ThroughputView::policyColor("split-locks");
+        auto blend = [](int ch) { return 255 + (ch - 255) * 48 / 255; };
+        QVERIFY2(std::abs(got.red() - blend(c.red())) <= 6 &&
+                     std::abs(got.green() - blend(c.green())) <= 6 &&
+                     std::abs(got.blue() - blend(c.blue())) <= 6,
+                 qPrintable(got.name()));
+
+        // Without bands: nothing shaded.
+        v.setRuns(sideBySide(), "test", 16);
+        QCOMPARE(v.throughputBand("split-locks").first, nullptr);
+        QCOMPARE(v.speedupBand("single").second, nullptr);
     }
 
     void exportsWriteFiles() {

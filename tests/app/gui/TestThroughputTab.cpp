@@ -23,6 +23,7 @@
 #include "MainWindow.h"
 #include "Suites.h"
 #include "ThroughputPage.h"
+#include "sim/Band.h"
 #include "sim/Sweep.h"
 
 using namespace immap;
@@ -39,6 +40,9 @@ private slots:
         w.sweepControls()->setPolicies("single,split-locks");
         w.sweepControls()->setCopies("1,16,64");
         w.sweepControls()->setDurationMs(10);
+        // A window starts with bands; 2 sets keep the test short.
+        QCOMPARE(w.sweepControls()->bands(), int(session::SimSettings::kAppBands));
+        w.sweepControls()->setBands(2);
         QSignalSpy done(w.sweeps(), &SweepController::finished);
         QSignalSpy progress(w.sweeps(), &SweepController::progress);
         QTest::mouseClick(w.sweepControls()->runButton(), Qt::LeftButton);
@@ -46,10 +50,11 @@ private slots:
         QVERIFY(!w.sweepControls()->runButton()->isEnabled());
         QVERIFY(w.sweepControls()->cancelButton()->isEnabled());
         QVERIFY(done.wait(60000));
-        // 6 points without walkers and 6 with them, each over the session's seeds (3): one
-        // progress step per run.
-        const int runsDone = 12 * static_cast<int>(w.session().settings().seeds);
-        QCOMPARE(runsDone, 36);
+        // 6 points without walkers and 6 with them, each over the session's seeds (3) and the 2
+        // parameter sets: one progress step per run.
+        QCOMPARE(w.session().settings().bands, 2u);
+        const int runsDone = 12 * static_cast<int>(w.session().settings().seeds + 2);
+        QCOMPARE(runsDone, 60);
         QCOMPARE(progress.count(), runsDone);
         QCOMPARE(w.sweepControls()->progress()->value(), runsDone);
         QCOMPARE(w.sweepControls()->progress()->maximum(), runsDone);
@@ -67,6 +72,7 @@ private slots:
         c.run.durationMs = 10;
         c.seeds = 3;
         c.walkerRates = {0, rate};
+        c.bands = 2;
         const auto runs = sim::Sweep::run(c);
         QCOMPARE(runs.size(), std::size_t{12});
         for (const sim::SimResult& r : runs) {
@@ -77,6 +83,18 @@ private slots:
             for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
                 if (it->key == r.copies) found = it->value == r.execsPerSecond;
             QVERIFY2(found, r.policy.c_str());
+            // The band shaded around the walker-free curve is that run's over its 2 draws.
+            if (r.walkersPerSecond > 0) continue;
+            const auto [low, high] =
+                w.throughputView()->throughputBand(QString::fromStdString(r.policy));
+            QVERIFY(low && high);
+            const sim::Band b = sim::Band::of(r.bandRates);
+            bool banded = false;
+            for (int i = 0; i < low->data()->size(); ++i)
+                if (low->data()->at(i)->key == r.copies)
+                    banded =
+                        low->data()->at(i)->value == b.p10 && high->data()->at(i)->value == b.p90;
+            QVERIFY2(banded, r.policy.c_str());
         }
         QCOMPARE(w.throughputView()->throughputGraph("split-locks", rate)->pen().style(),
                  Qt::DashLine);
@@ -158,6 +176,20 @@ private slots:
                                .arg(n(1105), n(1100), loc.toString(71.0, 'f', 1), n(1104), n(1099),
                                     loc.toString(73.8, 'f', 1)));
         QCOMPARE(lines[3], gui::ThroughputPage::scopeNote());
+
+        // With bands: a line of each policy over single at 384 copies without walkers, the
+        // point and the 10-90% band of the draws' own ratios (3 draws: 2, 4, 3 -> p10 2.2,
+        // p90 3.8 by linear interpolation).
+        std::vector<sim::SimResult> banded = runs;
+        for (sim::SimResult& r : banded)
+            r.bandRates = r.policy == "single" ? std::vector<double>{100, 100, 100}
+                                               : std::vector<double>{200, 400, 300};
+        const QStringList withBands = gui::ThroughputPage::summarise(banded).split('\n');
+        QVERIFY2(withBands.size() == 5, qPrintable(withBands.join('\n')));
+        QCOMPARE(withBands[3], QString("At 384 copies, the point at the default parameters and "
+                                       "[the 10-90% band over 3 parameter sets]: "
+                                       "split-locks/single %1x [2.20, 3.80]")
+                                   .arg(408717.0 / 16955, 0, 'f', 2));
     }
 
     // The parameters dock feeds the sweep: a tenfold unlocked time makes one copy ten times
@@ -168,6 +200,7 @@ private slots:
         w.sweepControls()->setPolicies("single");
         w.sweepControls()->setCopies("1");
         w.sweepControls()->setDurationMs(300);
+        w.sweepControls()->setBands(0);  // the seeds alone: a ratio of means
         QSignalSpy done(w.sweeps(), &SweepController::finished);
         QVERIFY(w.startSweep());
         QVERIFY(done.wait(60000));
@@ -228,7 +261,7 @@ private slots:
         const QString png = dir.filePath("t.png");
         QProcess p;
         p.start(IMMAP_GUI, {"--screenshot", png, "--view", "throughput", "--size", "1000x700",
-                            "synthetic:libc?processes=50&nodes=2"});
+                            "--bands", "1", "synthetic:libc?processes=50&nodes=2"});
         QVERIFY(p.waitForFinished(120000));
         QCOMPARE(p.exitCode(), 0);
         const QImage img(png);

@@ -1,0 +1,128 @@
+#include "ScorecardModel.h"
+
+#include <QBrush>
+#include <QColor>
+
+namespace immap::views {
+
+namespace {
+
+QString text(const std::string& s) {
+    return QString::fromStdString(s);
+}
+
+}  // namespace
+
+ScorecardModel::ScorecardModel(QObject* parent) : QAbstractTableModel(parent) {
+    showObservations();
+}
+
+void ScorecardModel::showObservations() {
+    beginResetModel();
+    lines_.clear();
+    for (const sim::Observation& o : sim::Observation::all()) {
+        sim::ScoreLine l;
+        l.observation = &o;
+        lines_.push_back(l);
+    }
+    ran_ = false;
+    endResetModel();
+}
+
+void ScorecardModel::setLines(const std::vector<sim::ScoreLine>& lines) {
+    beginResetModel();
+    lines_ = lines;
+    ran_ = true;
+    endResetModel();
+}
+
+int ScorecardModel::hits() const {
+    int n = 0;
+    for (const sim::ScoreLine& l : lines_)
+        n += l.hit ? 1 : 0;
+    return n;
+}
+
+int ScorecardModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(lines_.size());
+}
+
+int ScorecardModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant ScorecardModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    switch (section) {
+        case Claim:
+            return tr("Observation");
+        case Machine:
+            return tr("Machine");
+        case Published:
+            return tr("Published");
+        case Model:
+            return tr("Model");
+        case Band:
+            return tr("10-90% band");
+        case Verdict:
+            return tr("Published figure");
+        default:
+            return {};
+    }
+}
+
+QVariant ScorecardModel::data(const QModelIndex& index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
+    const sim::ScoreLine& l = lines_[static_cast<std::size_t>(index.row())];
+    const sim::Observation& o = *l.observation;
+    const bool shown = ran_ && l.modelled;
+    if (role == Qt::DisplayRole) {
+        switch (index.column()) {
+            case Claim:
+                return text(o.claim);
+            case Machine:
+                return text(o.machine);
+            case Published:
+                return text(o.publishedText);
+            case Model:
+                return shown ? text(sim::Scorecard::format(l.point, o.unit)) : QStringLiteral("-");
+            case Band:
+                return shown ? tr("%1 - %2").arg(text(sim::Scorecard::format(l.band.p10, o.unit)),
+                                                 text(sim::Scorecard::format(l.band.p90, o.unit)))
+                             : QStringLiteral("-");
+            case Verdict:
+                if (!ran_) return tr("not run yet");
+                return (l.hit        ? tr("hit: ")
+                        : l.modelled ? tr("miss: ")
+                                     : QString()) +
+                       text(l.verdict);
+        }
+    }
+    if (role == Qt::ToolTipRole)
+        return tr("%1\nShape: %2\nAssumptions: %3\nSource: %4")
+            .arg(text(o.claim), text(o.topology), text(o.assumptions), text(o.source));
+    if (role == Qt::UserRole) {
+        switch (index.column()) {
+            case Model:
+                return shown ? QVariant(l.point) : QVariant();
+            case Band:
+                return shown ? QVariant(QList<QVariant>{l.band.p10, l.band.p90}) : QVariant();
+            case Verdict:
+                return ran_ ? QVariant(l.hit) : QVariant();
+            case Published:
+                return o.published;
+            default:
+                return {};
+        }
+    }
+    // Hits green, misses red, the unmodelled grey: read from the back of a room.
+    if (role == Qt::BackgroundRole && ran_ && index.column() == Verdict)
+        return QBrush(!l.modelled ? QColor(0xe0, 0xe0, 0xe0)
+                      : l.hit     ? QColor(0xc8, 0xf0, 0xc8)
+                                  : QColor(0xf8, 0xd0, 0xd0));
+    if (role == Qt::ForegroundRole && ran_ && index.column() == Verdict)
+        return QBrush(Qt::black);  // legible on the tint in a dark theme too
+    return {};
+}
+
+}  // namespace immap::views
