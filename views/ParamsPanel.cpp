@@ -22,7 +22,7 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
     for (const sim::CostParams::Info& info : table) {
         const QString tip =
             QStringLiteral("<p><b>%1</b> (%2; default %3)</p><p>%4</p><p><i>Source:</i> %5</p>")
-                .arg(QString::fromLatin1(info.name), QString::fromLatin1(info.unit))
+                .arg(QString::fromLatin1(info.name), QString::fromUtf8(info.unit))
                 .arg(info.defaultValue)
                 .arg(QString::fromUtf8(info.meaning).toHtmlEscaped(),
                      QString::fromUtf8(info.source).toHtmlEscaped());
@@ -34,12 +34,12 @@ ParamsPanel::ParamsPanel(QWidget* parent) : QWidget(parent) {
         edit->setDecimals(info.defaultValue == static_cast<long long>(info.defaultValue) ? 0 : 2);
         edit->setToolTip(tip);
         edit->setKeyboardTracking(false);
-        auto* unit = new QLabel(QString::fromLatin1(info.unit), inner);
+        auto* unit = new QLabel(QString::fromUtf8(info.unit), inner);
         auto* reset = new QToolButton(inner);
         reset->setText(tr("Reset"));
         reset->setToolTip(tr("Back to the default, %1 %2")
                               .arg(info.defaultValue)
-                              .arg(QString::fromLatin1(info.unit)));
+                              .arg(QString::fromUtf8(info.unit)));
         grid->addWidget(name, row, 0);
         grid->addWidget(edit, row, 1);
         grid->addWidget(unit, row, 2);

@@ -1,6 +1,7 @@
 // The parameters panel: one editor per cost-model parameter showing its value, edits and
 // resets change the emitted parameters, and every tooltip carries the documented source.
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QSignalSpy>
 #include <QTest>
 #include <QToolButton>
@@ -35,6 +36,18 @@ private slots:
         panel.setParams(p);
         QCOMPARE(panel.editor("tree_op_ns")->value(), 3.0);
         QCOMPARE(changed.count(), 2);  // showing values is not an edit
+    }
+
+    void unitsAreUtf8() {
+        // "lines per µs" once read as Latin-1 showed as "lines per Âµs".
+        views::ParamsPanel panel;
+        const QWidget* row = panel.editor("work_lines_per_us")->parentWidget();
+        bool found = false;
+        for (const QLabel* l : row->findChildren<QLabel*>()) {
+            QVERIFY2(!l->text().contains(QChar(0xC2)), qPrintable(l->text()));
+            found = found || l->text() == QString::fromUtf8("lines per \u00b5s");
+        }
+        QVERIFY(found);
     }
 };
 
