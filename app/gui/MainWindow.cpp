@@ -14,6 +14,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QScreen>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
@@ -63,14 +64,59 @@ MainWindow::MainWindow(bool persist, QWidget* parent) : QMainWindow(parent), per
     buildPageTable();
     buildMenus();
 
-    resize(1600, 1000);
+    QByteArray savedGeometry;
     if (persist_) {
         QSettings s;
-        restoreGeometry(s.value("window/geometry").toByteArray());
+        savedGeometry = s.value("window/geometry").toByteArray();
         restoreState(s.value("window/state").toByteArray());
         trees_->controls()->setSpeedIndex(s.value("animation/speed", 2).toInt());
         trees_->animation()->setSpeed(trees_->controls()->speed());
     }
+    // Screenshots and tests size the window themselves (offscreen, the "screen" is 800x800).
+    if (persist_)
+        placeWithin(screen()->availableGeometry(), savedGeometry);
+    else
+        resize(1600, 1000);
+    buildDockPlan();
+}
+
+void MainWindow::placeWithin(const QRect& available, const QByteArray& saved) {
+    // A saved geometry from a larger screen would put the Steps dock below a projector's edge.
+    if (!saved.isEmpty() && restoreGeometry(saved) && available.contains(geometry())) return;
+    setWindowState(windowState() & ~Qt::WindowMaximized);
+    const QSize preferred(1600, 1000);
+    // Room for a window manager's frame and title (about 40 px on common themes).
+    const QSize room = available.size() - QSize(16, 48);
+    if (preferred.width() <= room.width() && preferred.height() <= room.height()) {
+        resize(preferred);
+        move(available.center() - QPoint(preferred.width() / 2, preferred.height() / 2));
+        return;
+    }
+    resize(preferred.boundedTo(available.size()));
+    move(available.topLeft());
+    // Smaller than the preferred size (a 1280x720 projector): the whole screen.
+    setWindowState(windowState() | Qt::WindowMaximized);
+}
+
+void MainWindow::buildDockPlan() {
+    // What each view uses: the trees their file picker, VMA list and step controls; the
+    // table its file picker (its VMAs are the tab itself); the throughput plot its parameters.
+    // The topology, replay and contention tabs need the whole window.
+    dockPlan_ = new DockPlan(this);
+    const QStringList trees = {QStringLiteral("split"), QStringLiteral("trees")};
+    dockPlan_->add(filesDock_, trees + QStringList{QStringLiteral("table")});
+    dockPlan_->add(paramsDock_, {QStringLiteral("throughput")});
+    dockPlan_->add(vmaDock_, trees);
+    dockPlan_->add(stepsDock_, trees);
+    connect(tabs_, &QTabWidget::currentChanged, this,
+            [this](int) { dockPlan_->apply(currentViewName()); });
+    if (persist_) {
+        QSettings s;
+        s.beginGroup(QStringLiteral("docks"));
+        for (const QString& view : s.childKeys())
+            dockPlan_->choose(view, s.value(view).toStringList());
+    }
+    dockPlan_->apply(currentViewName());
 }
 
 MainWindow::~MainWindow() = default;
@@ -97,12 +143,8 @@ void MainWindow::buildDocks() {
     tabifyDockWidget(filesDock, vmaDock);
     vmaDock->raise();
     resizeDocks({filesDock}, {380}, Qt::Horizontal);
-    // The table tab already shows every VMA: the side shows the file picker then.
-    connect(tabs_, &QTabWidget::currentChanged, this, [this, filesDock, vmaDock](int) {
-        (tabs_->currentWidget() == trees_->table() ? filesDock : vmaDock)->raise();
-    });
 
-    auto* stepsDock = new QDockWidget(tr("Steps"), this);
+    auto* stepsDock = stepsDock_ = new QDockWidget(tr("Steps"), this);
     stepsDock->setObjectName(QStringLiteral("stepsDock"));
     stepsDock->setWidget(trees_->controls());
     addDockWidget(Qt::BottomDockWidgetArea, stepsDock);
@@ -271,7 +313,7 @@ void MainWindow::buildThroughputTab() {
 
     // The cost model's parameters; kept in the settings.
     params_ = new views::ParamsPanel(this);
-    auto* dock = new QDockWidget(tr("Parameters"), this);
+    auto* dock = paramsDock_ = new QDockWidget(tr("Parameters"), this);
     dock->setObjectName(QStringLiteral("paramsDock"));
     dock->setWidget(params_);
     addDockWidget(Qt::RightDockWidgetArea, dock);
@@ -359,6 +401,9 @@ void MainWindow::closeEvent(QCloseEvent* e) {
         QSettings s;
         s.setValue("window/geometry", saveGeometry());
         s.setValue("window/state", saveState());
+        s.remove(QStringLiteral("docks"));
+        for (const auto& [view, docks] : dockPlan_->choices())
+            s.setValue(QStringLiteral("docks/") + view, docks);
         s.setValue("animation/speed", trees_->controls()->speedIndex());
     }
     QMainWindow::closeEvent(e);

@@ -14,6 +14,7 @@
 #include <QTimer>
 #include "AnimationController.h"
 #include "ContentionPage.h"
+#include "DockPlan.h"
 #include "PageHost.h"
 #include "ReplayPage.h"
 #include "SourceLoader.h"
@@ -177,6 +178,12 @@ public:
     bool persists() const override { return persist_; }
     void showPage(QWidget* page) override { tabs_->setCurrentWidget(page); }
 
+    // Which docks each view shows (hidden where the view does not use them).
+    DockPlan* dockPlan() const { return dockPlan_; }
+    // Fits the window to a screen's available area: the saved geometry if it lies inside,
+    // else 1600x1000 centred, else (a smaller screen) maximised.
+    void placeWithin(const QRect& available, const QByteArray& saved = {});
+
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
     void dropEvent(QDropEvent* e) override;
@@ -213,7 +220,11 @@ private:
     // What later parts of the set-up add to or arrange around, held rather than looked up.
     QDockWidget* filesDock_ = nullptr;
     QDockWidget* vmaDock_ = nullptr;
+    QDockWidget* stepsDock_ = nullptr;
+    QDockWidget* paramsDock_ = nullptr;
+    DockPlan* dockPlan_ = nullptr;
     void buildPageTable();
+    void buildDockPlan();
 };
 
 }  // namespace immap::gui

@@ -8,6 +8,7 @@
 #include <QProcess>
 #include <QProgressDialog>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -61,6 +62,7 @@ private slots:
             w.loadDefault();
             QVERIFY(w.openSource(snap));
             w.controls()->setSpeedIndex(4);
+            w.setWindowState(Qt::WindowNoState);
             w.resize(1234, 777);
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -73,7 +75,9 @@ private slots:
         QCOMPARE(again.controls()->speedIndex(), 4);
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
-        QCOMPARE(again.size(), QSize(1234, 777));
+        // 1234x777 does not fit the offscreen platform's 800x800 screen: not restored, the
+        // window opens inside the screen (TestScreenFit checks one that fits is restored).
+        QVERIFY(again.screen()->availableGeometry().contains(again.geometry()));
         QVERIFY(!again.findChild<QDockWidget*>(QStringLiteral("filesDock"))->isVisible());
         QVERIFY(again.findChild<QDockWidget*>(QStringLiteral("stepsDock"))->isVisible());
         QAction* recent = nullptr;
