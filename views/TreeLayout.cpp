@@ -29,6 +29,9 @@ TreeLayout TreeLayout::of(const session::DrawTree& tree) {
     // A lone node on its level has the whole width as room.
     for (auto& g : l.levelGap)
         g = std::min(g, std::max(1, l.columns));
+    l.rowTop.resize(static_cast<std::size_t>(l.rows) + 1);
+    for (int d = 0; d <= l.rows; ++d)
+        l.rowTop[static_cast<std::size_t>(d)] = d;
     return l;
 }
 
@@ -39,6 +42,59 @@ void TreeLayout::fit(const QRectF& area) {
     sy = std::min(area.height() / rws, 90.0);  // shallow trees stay compact at the top
     ox = area.left();
     oy = area.top();
+    rowTop.resize(static_cast<std::size_t>(rows) + 1);
+    for (int d = 0; d <= rows; ++d)
+        rowTop[static_cast<std::size_t>(d)] = d;
+    if (sy >= kDiscRowHeight || rows < 2) return;
+    // Too short for a disc row per level. A level is a disc level when most of its nodes have
+    // disc room at this width (detail() decides node by node; this only sizes the rows).
+    std::vector<int> all(static_cast<std::size_t>(rows), 0), roomy(all);
+    for (int i = 0; i < columns; ++i) {
+        const auto d = static_cast<std::size_t>(depth[static_cast<std::size_t>(i)]);
+        ++all[d];
+        roomy[d] += levelGap[static_cast<std::size_t>(i)] * sx >= kMinDiscRoom;
+    }
+    std::vector<bool> disc(static_cast<std::size_t>(rows));
+    int discs = 0;
+    for (std::size_t d = 0; d < disc.size(); ++d) {
+        disc[d] = all[d] > 0 && 2 * roomy[d] >= all[d];
+        discs += disc[d];
+    }
+    const int dots = rows - discs;
+    if (discs == 0 || dots == 0) return;
+    // Disc rows as tall as kDiscRowHeight allows after every squeezed row's minimum; never
+    // shorter than the uniform rows they replace.
+    const double h = area.height();
+    const double discRow = std::max(sy, std::min(kDiscRowHeight, (h - dots * kMinDotRow) / discs));
+    const double dotRow = std::max(0.0, (h - discs * discRow) / dots);
+    if (dotRow >= discRow) return;
+    sy = discRow;
+    for (int d = 0; d < rows; ++d)
+        rowTop[static_cast<std::size_t>(d) + 1] =
+            rowTop[static_cast<std::size_t>(d)] +
+            (disc[static_cast<std::size_t>(d)] ? 1.0 : dotRow / discRow);
+}
+
+void TreeLayout::keepView(const TreeLayout& old) {
+    rowTop.resize(static_cast<std::size_t>(rows) + 1);
+    sx = old.sx;
+    sy = old.sy;
+    ox = old.ox;
+    oy = old.oy;
+    for (int d = 0; d < rows; ++d) {
+        const int from = std::min(d, old.rows - 1);
+        const double height = from < 0 ? 1.0
+                                       : old.rowTop[static_cast<std::size_t>(from) + 1] -
+                                             old.rowTop[static_cast<std::size_t>(from)];
+        rowTop[static_cast<std::size_t>(d) + 1] = rowTop[static_cast<std::size_t>(d)] + height;
+    }
+}
+
+int TreeLayout::rowAt(double y) const {
+    const double w = (y - oy) / sy;
+    if (rows == 0 || w < rowTop.front() || w >= rowTop.back()) return -1;
+    const auto it = std::upper_bound(rowTop.begin(), rowTop.end(), w);
+    return static_cast<int>(it - rowTop.begin()) - 1;
 }
 
 void TreeLayout::zoomAt(const QPointF& anchor, double factor) {
@@ -58,11 +114,13 @@ double TreeLayout::radius() const {
 
 double TreeLayout::radiusFor(int i) const {
     const double room = levelGap[static_cast<std::size_t>(i)] * sx;
-    return std::min({kMaxRadius, room * 0.42, sy * 0.32});
+    return std::min(
+        {kMaxRadius, room * 0.42, rowHeight(depth[static_cast<std::size_t>(i)]) * 0.32});
 }
 
 TreeLayout::Detail TreeLayout::detail(int i) const {
     const double room = levelGap[static_cast<std::size_t>(i)] * sx;
+    const double sy = rowHeight(depth[static_cast<std::size_t>(i)]);  // this level's row
     if (room < kMinDiscRoom || sy < 8) return Detail::Dot;
     if (room >= kLabelRoom && sy >= kLabelRowHeight) return Detail::Label;
     if (room >= kSideRoom && sy >= kSideRowHeight) return Detail::Side;
@@ -81,8 +139,8 @@ std::pair<int, int> TreeLayout::visibleRanks(double x0, double x1) const {
 
 int TreeLayout::nodeAt(const QPointF& p) const {
     if (columns == 0) return -1;
-    const int row = static_cast<int>(std::floor((p.y() - oy) / sy));
-    if (row < 0 || row >= rows) return -1;
+    const int row = rowAt(p.y());
+    if (row < 0) return -1;
     // Search the ranks near x for a node on that row whose disc or cell covers p.
     const auto [lo, hi] = visibleRanks(p.x() - kMaxRadius - sx, p.x() + kMaxRadius + sx);
     int best = -1;

@@ -3,8 +3,11 @@
 // depth, scaled and offset by the viewport. Plain data, so tests can ask where node i is and
 // compare the rendered pixels with it.
 //
-// World coordinates: node i (in-order rank i) sits at (i + 0.5, depth + 0.5). Screen = world
-// scaled by (sx, sy) plus (ox, oy).
+// World coordinates: node i (in-order rank i) sits at x = i + 0.5 and in the middle of its
+// level's row, which spans [rowTop[depth], rowTop[depth + 1]]. Rows are 1 high, except when a
+// tree is fitted into too little height for all its levels to hold discs: then the levels too
+// crowded for discs share what the disc levels leave (see fit()). Screen = world scaled by
+// (sx, sy) plus (ox, oy), so sy is the height of a full row.
 
 #include <QPointF>
 #include <QRectF>
@@ -29,22 +32,37 @@ struct TreeLayout {
     // disc only where this many ranks give it room, so sparse top levels stay readable in a
     // 100k-node tree while the crowded bottom collapses into a raster.
     std::vector<int> levelGap;
+    std::vector<double> rowTop;  // rows + 1 entries, world units
 
     double sx = 1, sy = 1, ox = 0, oy = 0;
 
     static TreeLayout of(const session::DrawTree& tree);
 
-    // Fits every node into `area` (screen pixels).
+    // Fits every node into `area` (screen pixels). When the area is too short for every
+    // level to get a disc row (kDiscRowHeight), the levels whose nodes are too close for discs
+    // at this width are squeezed (down to kMinDotRow each) so the sparse top keeps its discs.
     void fit(const QRectF& area);
+    // Takes `old`'s zoom and rows (a zoomed view keeping its zoom over a new tree of about the
+    // same shape); levels `old` did not have get its last level's height.
+    void keepView(const TreeLayout& old);
     void zoomAt(const QPointF& anchor, double factor);
     void pan(const QPointF& delta) {
         ox += delta.x();
         oy += delta.y();
     }
 
+    // (A default layout has no rows: of() or fit() gives it its tree's.)
     QPointF center(int i) const {
-        return {(i + 0.5) * sx + ox, (depth[static_cast<std::size_t>(i)] + 0.5) * sy + oy};
+        const auto d = static_cast<std::size_t>(depth[static_cast<std::size_t>(i)]);
+        return {(i + 0.5) * sx + ox, (rowTop[d] + rowTop[d + 1]) * 0.5 * sy + oy};
     }
+    // A level's row height in screen pixels, and the level whose row holds screen y (-1: none).
+    double rowHeight(int level) const {
+        return (rowTop[static_cast<std::size_t>(level) + 1] -
+                rowTop[static_cast<std::size_t>(level)]) *
+               sy;
+    }
+    int rowAt(double y) const;
     // Disc radius at this zoom: most of the smaller spacing, capped.
     double radius() const;
     double radiusFor(int i) const;  // with the node's own room on its level
@@ -55,7 +73,11 @@ struct TreeLayout {
     std::pair<int, int> visibleRanks(double x0, double x1) const;
 
     static constexpr double kMaxRadius = 13;
-    static constexpr double kMinDiscRoom = 7;      // pixels of level room for a disc
+    // Pixels of level room for a disc: its radius is 0.42 of the room, so a disc is at least
+    // 6 px across.
+    static constexpr double kMinDiscRoom = 7.2;
+    static constexpr double kDiscRowHeight = 16;   // row height fit() gives disc levels if it can
+    static constexpr double kMinDotRow = 2.5;      // the least a squeezed level's row gets
     static constexpr double kLabelRoom = 120;      // pixels of level room for a label
     static constexpr double kLabelRowHeight = 52;  // pixels per level for a label under
     static constexpr double kSideRoom = 190;       // pixels of level room for a label beside

@@ -42,9 +42,12 @@ public:
     void paint(QPainter& p, const TreeLayout& l) const {
         if (x1_ < x0_) return;
         const QColor r = NodePalette::red(), b = NodePalette::black();
-        const double band = std::clamp(l.sy * 0.45, 2.0, 9.0);
         auto bandOf = [&](int row) {
-            const double cy = (row + 0.5) * l.sy + l.oy - clip_.top();
+            const double band = std::clamp(l.rowHeight(row) * 0.45, 2.0, 9.0);
+            const double cy = (l.rowTop[static_cast<std::size_t>(row)] +
+                               l.rowTop[static_cast<std::size_t>(row) + 1]) *
+                                  0.5 * l.sy +
+                              l.oy - clip_.top();
             return std::pair{
                 std::max(0, static_cast<int>(std::lround(cy - band / 2))),
                 std::min(clip_.height(), static_cast<int>(std::lround(cy + band / 2)))};
@@ -190,9 +193,10 @@ QString TreePainter::subtreeText(const DrawNode& n) {
     return QStringLiteral("max %1").arg(hex(n.subtreeLast));
 }
 
-void TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLayout& l,
-                        const TreeDecor& decor, const QRect& clip) {
-    if (tree.nodes.empty()) return;
+TreeAggregate TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLayout& l,
+                                 const TreeDecor& decor, const QRect& clip) {
+    TreeAggregate agg;
+    if (tree.nodes.empty()) return agg;
     const auto [lo, hi] = l.visibleRanks(clip.left() - 40, clip.right() + 40);
     auto flagsOf = [&](int i) -> std::uint16_t {
         return decor.flags ? (*decor.flags)[static_cast<std::size_t>(i)] : 0;
@@ -208,8 +212,11 @@ void TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLayout& l,
         const std::uint16_t f = flagsOf(i);
         // While nodes move, dots stay put: only discs are readable enough to be worth moving.
         if (l.detail(i) == TreeLayout::Detail::Dot && !(f & ~kFlagHover)) {
-            raster.add(l.center(i).x(), l.depth[static_cast<std::size_t>(i)],
-                       tree.nodes[static_cast<std::size_t>(i)].red);
+            const int depth = l.depth[static_cast<std::size_t>(i)];
+            raster.add(l.center(i).x(), depth, tree.nodes[static_cast<std::size_t>(i)].red);
+            ++agg.nodes;
+            agg.minDepth = agg.minDepth < 0 ? depth : std::min(agg.minDepth, depth);
+            agg.maxDepth = std::max(agg.maxDepth, depth);
         } else {
             discs.push_back(i);
         }
@@ -266,6 +273,7 @@ void TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLayout& l,
         drawLabel(p, c, r, *decor.pending, false, Place::Above);
     }
     p.restore();
+    return agg;
 }
 
 }  // namespace immap::views

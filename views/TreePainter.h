@@ -36,11 +36,19 @@ struct TreeDecor {
     double flashPhase = 1;
 };
 
+// The nodes drawn in the density raster rather than as discs (levels too crowded at this
+// zoom), for the legend to say what the bars are. Depths count from 0 at the root.
+struct TreeAggregate {
+    int nodes = 0;
+    int minDepth = -1;
+    int maxDepth = -1;
+};
+
 class TreePainter {
 public:
-    // Paints into `clip` (screen pixels, usually the widget rect).
-    static void paint(QPainter& p, const session::DrawTree& tree, const TreeLayout& layout,
-                      const TreeDecor& decor, const QRect& clip);
+    // Paints into `clip` (screen pixels, usually the widget rect); returns what it aggregated.
+    static TreeAggregate paint(QPainter& p, const session::DrawTree& tree, const TreeLayout& layout,
+                               const TreeDecor& decor, const QRect& clip);
     static QString intervalText(const session::DrawNode& n);
     static QString subtreeText(const session::DrawNode& n);
 };

@@ -1,4 +1,7 @@
 #include "TreeView.h"
+
+#include <QLinearGradient>
+#include <QLocale>
 #include "FontScale.h"
 
 #include <QContextMenuEvent>
@@ -67,10 +70,7 @@ void TreeView::setTree(session::DrawTree tree, bool animate) {
     if (fitted_) {
         layout_.fit(treeArea());
     } else {
-        layout_.sx = old.sx;
-        layout_.sy = old.sy;
-        layout_.ox = old.ox;
-        layout_.oy = old.oy;
+        layout_.keepView(old);
     }
     // Ids are dense entry ids, so a vector beats a hash for 100,000 nodes.
     int maxId = -1;
@@ -201,6 +201,18 @@ void TreeView::zoomBy(double factor) {
     update();
 }
 
+QString TreeView::aggregateText() const {
+    if (aggregate_.nodes == 0) return {};
+    const QLocale loc;
+    const QString depths =
+        aggregate_.minDepth == aggregate_.maxDepth
+            ? tr("depth %1").arg(aggregate_.minDepth)
+            : tr("depth %1-%2").arg(aggregate_.minDepth).arg(aggregate_.maxDepth);
+    return tr("%1: %2 nodes too close for discs at this zoom, one bar per pixel column and "
+              "level, black to red by the share of red nodes in it (zoom in for discs)")
+        .arg(depths, loc.toString(aggregate_.nodes));
+}
+
 void TreeView::paintLegend(QPainter& p, const QRect& rect) {
     QFont f = p.font();
     f.setPixelSize(scaledPx(11));
@@ -215,7 +227,21 @@ void TreeView::paintLegend(QPainter& p, const QRect& rect) {
                             {NodePalette::black(), NodePalette::black(), tr("black")}};
     const int y = rect.bottom() - 14;
     int x = rect.left() + kMargin;
+    // Its own band: a tree zoomed and panned under it never paints over the words.
+    p.fillRect(QRect(rect.left(), rect.bottom() - 39, rect.width(), 40), NodePalette::background());
     p.setRenderHint(QPainter::Antialiasing, true);
+    if (const QString bars = aggregateText(); !bars.isEmpty()) {
+        // Above the colours: a swatch of the bars as drawn (black to red by red share).
+        const int y2 = y - 18;
+        const int x2 = rect.left() + kMargin;
+        QLinearGradient g(x2, 0, x2 + 14, 0);
+        g.setColorAt(0, NodePalette::black());
+        g.setColorAt(1, NodePalette::red());
+        p.fillRect(QRect(x2, y2 - 3, 14, 6), g);
+        p.setPen(QColor(0x33, 0x33, 0x33));
+        p.drawText(QPoint(x2 + 20, y2 + fm.ascent() / 2 - 1),
+                   fm.elidedText(bars, Qt::ElideRight, rect.width() - 2 * kMargin - 20));
+    }
     for (const Item& it : items) {
         p.setPen(Qt::NoPen);
         p.setBrush(it.fill);
@@ -276,7 +302,7 @@ void TreeView::paintTo(QPainter& p, const QRect& rect) {
         const int near = highlight_.path.empty() ? -1 : highlight_.path.back();
         decor.pendingNear = indexOf(near);
     }
-    TreePainter::paint(p, tree_, layout_, decor, rect);
+    aggregate_ = TreePainter::paint(p, tree_, layout_, decor, rect);
     // Title band on top of the tree (the tree may be panned under it).
     QFont f = font();
     f.setPixelSize(scaledPx(13));
@@ -293,9 +319,12 @@ void TreeView::paintTo(QPainter& p, const QRect& rect) {
         s.setPixelSize(scaledPx(12));
         p.setFont(s);
         p.setPen(QColor(0x55, 0x55, 0x55));
-        p.drawText(QRect(rect.left() + kMargin + fm.horizontalAdvance(title_) + 12, rect.top(),
-                         rect.width(), kTitleHeight),
-                   Qt::AlignVCenter | Qt::AlignLeft, subtitle_);
+        // Elided rather than cut mid-word in a narrow per-node pane; the title's tooltip has it.
+        const int left = rect.left() + kMargin + fm.horizontalAdvance(title_) + 12;
+        const int room = rect.right() - kMargin - left;
+        p.drawText(QRect(left, rect.top(), std::max(0, room), kTitleHeight),
+                   Qt::AlignVCenter | Qt::AlignLeft,
+                   QFontMetrics(s).elidedText(subtitle_, Qt::ElideRight, std::max(0, room)));
     }
     if (tree_.nodes.empty()) {
         p.setPen(QColor(0x88, 0x88, 0x88));
@@ -475,7 +504,9 @@ bool TreeView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
         const int i = layout_.nodeAt(help->pos());
-        if (i >= 0)
+        if (help->pos().y() < kTitleHeight && !subtitle_.isEmpty())
+            QToolTip::showText(help->globalPos(), title_ + QStringLiteral(" · ") + subtitle_, this);
+        else if (i >= 0)
             QToolTip::showText(help->globalPos(), tooltipFor(i), this);
         else
             QToolTip::hideText();

@@ -71,6 +71,13 @@ private:
     void select(int index, bool emitIt);
     void setFlag(int id, std::uint16_t flag);
     void paintLegend(QPainter& p, const QRect& rect);
+
+public:
+    // The legend's words for the bars (empty when every node in view is a disc).
+    QString aggregateText() const;
+    const TreeAggregate& aggregate() const { return aggregate_; }
+
+private:
     QString tooltipFor(int index) const;
 
     session::DrawTree tree_;
@@ -88,6 +95,7 @@ private:
     int hover_ = -1;
     QString title_, subtitle_;
     int legendNodes_ = 0;
+    TreeAggregate aggregate_;  // what the last paint drew as bars, named in the legend
     bool fitted_ = true;
     bool dragging_ = false;
     QPoint pressPos_, lastPos_;

@@ -82,6 +82,38 @@ private slots:
         QVERIFY2(discs < 300, qPrintable(QString::number(discs)));
         QVERIFY(discs >= 127);  // the top 7 levels (room >= 1000/128 px) all get discs
     }
+
+    void aShortAreaSqueezesTheCrowdedLevels() {
+        // 2^15 - 1 nodes in 1000 x 100 px: uniform rows would be 6.7 px, too short for any
+        // disc. By hand: level d has 2^d nodes 1000 / 2^d px apart, so levels 0-7 have disc
+        // room (>= 7.2 px) and 8-14 do not; disc rows get min(16, (100 - 7 x 2.5) / 8) =
+        // 10.3 px and the 7 squeezed rows share the remaining 17.5 px: 2.5 px each.
+        TreeLayout l = TreeLayout::of(perfect(15));
+        l.fit(QRectF(0, 0, 1000, 100));
+        QVERIFY(qFuzzyCompare(l.rowHeight(0), 82.5 / 8));
+        QVERIFY(qFuzzyCompare(l.rowHeight(7), 82.5 / 8));
+        QVERIFY(qFuzzyCompare(l.rowHeight(8), 2.5));
+        QVERIFY(qFuzzyCompare(l.rowHeight(14), 2.5));
+        QVERIFY(qFuzzyCompare(l.rowTop.back() * l.sy, 100.0));  // exactly the area
+        int discs = 0;
+        for (int i = 0; i < l.columns; ++i) {
+            const int d = l.depth[static_cast<std::size_t>(i)];
+            const bool dot = l.detail(i) == TreeLayout::Detail::Dot;
+            QCOMPARE(dot, d >= 8);
+            if (dot) continue;
+            ++discs;
+            QVERIFY(2 * l.radiusFor(i) >= 6);  // at least 6 px across
+        }
+        QCOMPARE(discs, 255);
+        // Rows are found by their squeezed heights: the leftmost leaf (depth 14) and the root.
+        QCOMPARE(l.rowAt(l.center(0).y()), 14);
+        QCOMPARE(l.nodeAt(l.center((1 << 14) - 1)), (1 << 14) - 1);
+        QCOMPARE(l.rowAt(100.5), -1);
+        // Tall enough, rows stay uniform.
+        l.fit(QRectF(0, 0, 1000, 15 * 16));
+        QCOMPARE(l.rowHeight(0), 16.0);
+        QCOMPARE(l.rowHeight(14), 16.0);
+    }
 };
 
 IMMAP_TEST_SUITE(TestTreeLayout);

@@ -1,5 +1,6 @@
 // TreeView renders offscreen: red and black pixels exactly where the layout puts red and black
 // nodes (and nowhere else); clicks, keys and the wheel do what they say.
+#include <QLocale>
 #include <QSignalSpy>
 #include <QTest>
 #include <cmath>
@@ -109,6 +110,53 @@ private slots:
             const QColor c = img.pixelColor(x, gapY);
             QVERIFY(c.rgb() != views::NodePalette::red().rgb());
         }
+    }
+
+    void theLegendNamesTheBars() {
+        // 4,095 nodes in 320 px: the legend says which depths are bars and how many nodes,
+        // counted here by hand from the layout's own detail rule.
+        views::TreeView v;
+        v.resize(320, 400);
+        v.setTree(perfect(12));
+        v.setLegend(4);
+        v.fitToWindow();
+        render(v);
+        const auto& l = v.layout();
+        int dots = 0, lo = 99, hi = -1;
+        const auto [a, b] = l.visibleRanks(-40, v.width() + 40);
+        for (int i = a; i <= b; ++i)
+            if (l.detail(i) == views::TreeLayout::Detail::Dot) {
+                ++dots;
+                lo = std::min(lo, l.depth[static_cast<std::size_t>(i)]);
+                hi = std::max(hi, l.depth[static_cast<std::size_t>(i)]);
+            }
+        QVERIFY(dots > 2000);
+        QCOMPARE(v.aggregate().nodes, dots);
+        QVERIFY2(v.aggregateText().startsWith(QStringLiteral("depth %1-%2: %3 nodes")
+                                                  .arg(lo)
+                                                  .arg(hi)
+                                                  .arg(QLocale().toString(dots))),
+                 qPrintable(v.aggregateText()));
+        // Zoomed in far enough, every node in view is a disc and the entry goes.
+        for (int k = 0; k < 8; ++k)
+            v.zoomBy(2);
+        render(v);
+        QCOMPARE(v.aggregate().nodes, 0);
+        QVERIFY(v.aggregateText().isEmpty());
+        // The legend keeps its band: panned so nodes sit under it, none of their colour shows.
+        views::TreeView w;
+        w.resize(600, 300);
+        w.setTree(perfect(5));
+        w.setLegend(4);
+        w.fitToWindow();
+        w.zoomBy(3);  // about the middle: the bottom levels now lie below the tree area
+        QVERIFY(w.layout().center(0).y() > w.height() - 39);
+        const QImage img = render(w);
+        const QRgb bg = views::NodePalette::background().rgb();
+        for (int y = w.height() - 39; y < w.height(); ++y)
+            for (int x = 0; x < w.width(); ++x)
+                QVERIFY(img.pixel(x, y) != views::NodePalette::red().rgb() || x < 40);
+        QVERIFY(img.pixel(w.width() - 2, w.height() - 2) == bg);
     }
 
     void clickKeysAndWheel() {
