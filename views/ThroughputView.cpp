@@ -1,6 +1,8 @@
 #include "ThroughputView.h"
 #include "FontScale.h"
 
+#include <QFileInfo>
+
 #include <qcustomplot.h>
 #include <QTemporaryDir>
 #include <QToolTip>
@@ -211,13 +213,14 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     curves_.clear();
     plot_->clearPlottables();
     plot_->clearItems();
+    overlayItem_ = nullptr;  // deleted with the items; made again below
     plot_->plotLayout()->clear();
 
     auto* title =
         new QCPTextElement(plot_,
                            machine.isEmpty() ? tr("Simulated exec throughput")
                                              : tr("Simulated exec throughput on %1").arg(machine),
-                           QFont(font().family(), scaledPx(11), QFont::Bold));
+                           pxFont(font(), 15, true));
     plot_->plotLayout()->addElement(0, 0, title);
     const bool banded = std::any_of(runs_.begin(), runs_.end(),
                                     [](const sim::SimResult& r) { return !r.bandRates.empty(); });
@@ -232,7 +235,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
             tr("Shaded: the 10-90% band over %1 parameter sets drawn across their plausible "
                "ranges; bars: the seeds' range")
                 .arg(sets),
-            QFont(font().family(), scaledPx(9)));
+            pxFont(font(), 12));
         plot_->plotLayout()->addElement(row++, 0, note);
     }
     // The legend has a row of its own under the title, not an inset over the plot: with a
@@ -248,7 +251,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     legendRow->setColumnStretchFactors({1, 0.001, 1});
     legendRow->setMargins(QMargins(0, 0, 0, 0));
     legend->setLayer("legend");
-    legend->setFont(QFont(font().family(), scaledPx(9)));
+    legend->setFont(pxFont(font(), 12));
     legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     auto* top = new QCPAxisRect(plot_);
     topRect_ = top;
@@ -258,6 +261,13 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     for (int r = 0; r < row; ++r)
         plot_->plotLayout()->setRowStretchFactor(r, 0.001);
     plot_->plotLayout()->setRowStretchFactor(row, 3);
+    // QCustomPlot gives a new axis the plot's font of the moment: set each one's, so that the
+    // digits follow workshop mode's scale like the rest.
+    for (QCPAxisRect* r : {top, speedRect_})
+        for (QCPAxis* a : r->axes()) {
+            a->setTickLabelFont(pxFont(font(), 12));
+            a->setLabelFont(pxFont(font(), 13));
+        }
     plot_->plotLayout()->setRowStretchFactor(row + 1, 2);
     auto logTicker = QSharedPointer<QCPAxisTickerLog>::create();
     logTicker->setLogBase(2);
@@ -390,7 +400,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
             text->setPadding(QMargins(0, 0, 12, 0));
             text->setText(QString::fromUtf8(claim.label) + tr(" (vendor claim)"));
             text->setColor(policyColor(claim.policy));
-            text->setFont(QFont(font().family(), scaledPx(8)));
+            text->setFont(pxFont(font(), 11));
         }
     }
     speedRect_->axis(QCPAxis::atLeft)
@@ -403,7 +413,45 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         speedRect_->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTicker>::create());
         speedRect_->axis(QCPAxis::atLeft)->setRange(0, maxS * 1.15);
     }
+    // The overlay: over the curves, in the middle of the throughput pane, on a white card.
+    overlayItem_ = new QCPItemText(plot_);
+    overlayItem_->setLayer(QStringLiteral("legend"));
+    overlayItem_->setClipToAxisRect(false);
+    overlayItem_->position->setType(QCPItemPosition::ptAxisRectRatio);
+    overlayItem_->position->setAxisRect(top);
+    overlayItem_->position->setCoords(0.5, 0.5);
+    overlayItem_->setPositionAlignment(Qt::AlignCenter);
+    overlayItem_->setTextAlignment(Qt::AlignCenter);
+    overlayItem_->setFont(pxFont(font(), 16));
+    overlayItem_->setPadding(QMargins(16, 10, 16, 10));
+    overlayItem_->setBrush(QColor(255, 255, 255, 235));
+    overlayItem_->setPen(QPen(QColor(0x99, 0x99, 0x99)));
+    overlayItem_->setText(overlay_);
+    overlayItem_->setVisible(!overlay_.isEmpty());
     plot_->replot();
+}
+
+QString ThroughputView::machineName(const topology::Topology& topo) {
+    const std::string spec = topo.spec();
+    const QString name = spec.rfind("xml:", 0) == 0
+                             ? QFileInfo(QString::fromStdString(spec.substr(4))).fileName()
+                             : QString::fromStdString(spec);
+    return tr("%1 (%2 NUMA nodes, %3 CPUs)").arg(name).arg(topo.nodeCount()).arg(topo.pus().size());
+}
+
+void ThroughputView::setOverlay(const QString& text) {
+    overlay_ = text;
+    if (overlayItem_) {
+        overlayItem_->setText(text);
+        overlayItem_->setVisible(!text.isEmpty());
+        plot_->replot();
+    }
+}
+
+void ThroughputView::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    // Workshop mode changed the type: rebuild with the new sizes.
+    if (e->type() == QEvent::FontChange) setRuns(runs_, machine_, pus_);
 }
 
 void ThroughputView::showValueAt(const QPoint& pos) {

@@ -15,10 +15,12 @@
 #include <vector>
 
 #include "sim/SimResult.h"
+#include "topology/Topology.h"
 
 class QCustomPlot;
 class QCPAxisRect;
 class QCPGraph;
+class QCPItemText;
 class QCPLegend;
 
 namespace immap::views {
@@ -32,6 +34,9 @@ public:
     // Shows the runs (any order; grouped by policy and walker rate). `machine` names the
     // topology in the title; `pus` decides whether the proposal's 384-CPU claims are marked.
     void setRuns(const std::vector<sim::SimResult>& runs, const QString& machine, int pus);
+    // The title's name for a machine: a topology file by its name (not the presenter's path),
+    // with its shape.
+    static QString machineName(const topology::Topology& topo);
     const std::vector<sim::SimResult>& runs() const { return runs_; }
 
     // Measured execs/s on the real machine (immap bench execl), drawn over the simulated curves
@@ -59,6 +64,16 @@ public:
     static QString curveName(const QString& policy, double walkersPerSecond);
     bool claimsShown() const { return claimsShown_; }
 
+    // A message over the plot (no sweep yet, the sweep's progress); empty hides it. Kept
+    // across setRuns().
+    void setOverlay(const QString& text);
+    QString overlay() const { return overlay_; }
+    QCPItemText* overlayItem() const { return overlayItem_; }
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+public:
     // Atomic saves; false with the reason in `error`.
     bool exportPng(const QString& path, int width, int height, QString& error);
     bool exportPdf(const QString& path, int width, int height, QString& error);
@@ -77,6 +92,8 @@ private:
     QString measuredLabel_;
     QCPGraph* measured_ = nullptr;
     QCPAxisRect* topRect_ = nullptr;
+    QString overlay_;
+    QCPItemText* overlayItem_ = nullptr;
     QString machine_;
     int pus_ = 0;
     void drawMeasured(QCPLegend* legend);

@@ -391,7 +391,7 @@ int sweepCommand(const QStringList& args) {
                 return p.usageError("--size must be WxH, each from 100 to 10000");
             views::ThroughputView view;
             view.resize(w, h);
-            view.setRuns(runs, QString::fromStdString(c.topo->spec()),
+            view.setRuns(runs, views::ThroughputView::machineName(*c.topo),
                          static_cast<int>(c.topo->pus().size()));
             QString error;
             if (!view.exportPng(p.value("png"), w, h, error)) {

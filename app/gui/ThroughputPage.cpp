@@ -38,23 +38,45 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
     connect(controls_, &views::SweepControls::gridEdited, this, [this] { takeGrid(); });
     connect(controls_, &views::SweepControls::cancelRequested, sweeps_, &SweepController::cancel);
     connect(sweeps_, &SweepController::progress, controls_, &views::SweepControls::setProgress);
+    connect(sweeps_, &SweepController::progress, this,
+            [this](int done, int total) { view_->setOverlay(runningOverlay(done, total)); });
     connect(sweeps_, &SweepController::finished, this, &ThroughputPage::finished);
     connect(sweeps_, &SweepController::cancelled, this, [this] {
         controls_->setRunning(false);
         controls_->setMessage(tr("cancelled"));
+        if (view_->runs().empty())
+            view_->setOverlay(tr("Sweep cancelled.\nRun sweep (Ctrl+R) to start again."));
+        else
+            view_->setOverlay({});  // the last complete sweep stays
     });
     connect(sweeps_, &SweepController::failed, this, [this](const QString& reason) {
         controls_->setRunning(false);
         controls_->setMessage(tr("failed"));
+        view_->setOverlay(view_->runs().empty() ? idleOverlay() : QString());
         host_.showError(tr("Sweep failed"), reason);
     });
     showGrid();  // the fields start at the session's values, not at their own
+    view_->setOverlay(idleOverlay());
+}
+
+QString ThroughputPage::idleOverlay() {
+    return tr("No sweep yet.\nRun sweep (Ctrl+R) simulates every policy at every copy count.");
+}
+
+QString ThroughputPage::runningOverlay(int done, int total) {
+    const QLocale loc;
+    return tr("Simulating: %1 of %2 runs (%3%)")
+        .arg(loc.toString(done))
+        .arg(loc.toString(total))
+        .arg(total > 0 ? 100 * done / total : 0);
 }
 
 void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
     session_.setSweepResults(runs);
     const auto& topo = *session_.host().topology;
-    view_->setRuns(runs, QString::fromStdString(topo.spec()), static_cast<int>(topo.pus().size()));
+    view_->setOverlay({});
+    view_->setRuns(runs, views::ThroughputView::machineName(topo),
+                   static_cast<int>(topo.pus().size()));
     controls_->setRunning(false);
     const std::size_t seeds =
         runs.empty() ? 1 : std::max<std::size_t>(1, runs.front().seedRates.size());
@@ -279,6 +301,9 @@ void ThroughputPage::reset() {
         QCoreApplication::processEvents();
     }
     summary_->setText(scopeNote());
+    // Nothing of the scenario before stays on screen.
+    view_->setRuns({}, {}, 0);
+    view_->setOverlay(idleOverlay());
 }
 
 bool ThroughputPage::startSweep() {
@@ -291,8 +316,10 @@ bool ThroughputPage::startSweep() {
     const auto& topo = *session_.host().topology;
     controls_->setRunning(true);
     // One step per run: every walker rate, policy, copy count and seed.
-    controls_->setProgress(0, static_cast<int>(s.walkerRates().size() * s.policies.size() *
-                                               s.copiesOn(topo).size() * (s.seeds + s.bands)));
+    const int total = static_cast<int>(s.walkerRates().size() * s.policies.size() *
+                                       s.copiesOn(topo).size() * (s.seeds + s.bands));
+    controls_->setProgress(0, total);
+    view_->setOverlay(runningOverlay(0, total));
     controls_->setMessage(tr("running on %1").arg(QString::fromStdString(topo.spec())));
     return sweeps_->start(topo, s);
 }

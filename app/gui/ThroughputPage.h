@@ -48,6 +48,10 @@ public:
     static QString scopeNote();
     static QString bandLine(const std::vector<sim::SimResult>& runs);
 
+    // What the plot says over itself before any sweep and while one runs.
+    static QString idleOverlay();
+    static QString runningOverlay(int done, int total);
+
 private:
     void finished(const std::vector<sim::SimResult>& runs);
     void showHeat(const std::vector<sim::SimResult>& runs);

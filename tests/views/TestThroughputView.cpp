@@ -80,10 +80,19 @@ private slots:
         QCOMPARE(speed->data()->at(2)->value, 2.0);
         QCOMPARE(v.speedupGraph("single")->data()->at(0)->value, 1.0);
         QVERIFY(v.claimsShown());
-        QCOMPARE(v.plot()->itemCount(), 4);  // two claims, each a mark and a label
+        // Two claims, each a mark and a label, and the (hidden) overlay card.
+        QCOMPARE(v.plot()->itemCount(), 5);
+        QVERIFY(!v.overlayItem()->visible());
         v.setRuns(sweep(), "two nodes", 128);
         QVERIFY(!v.claimsShown());
-        QCOMPARE(v.plot()->itemCount(), 0);
+        QCOMPARE(v.plot()->itemCount(), 1);
+        // The overlay outlives a rebuild and hides when cleared.
+        v.setOverlay(QStringLiteral("Simulating: 3 of 9 runs"));
+        v.setRuns(sweep(), "two nodes", 128);
+        QVERIFY(v.overlayItem()->visible());
+        QCOMPARE(v.overlayItem()->text(), QStringLiteral("Simulating: 3 of 9 runs"));
+        v.setOverlay({});
+        QVERIFY(!v.overlayItem()->visible());
         QVERIFY(!v.throughputGraph("sharded:32"));
     }
 

@@ -43,6 +43,8 @@ private slots:
         // A window starts with bands; 2 sets keep the test short.
         QCOMPARE(w.sweepControls()->bands(), int(session::SimSettings::kAppBands));
         w.sweepControls()->setBands(2);
+        // No dead air: the empty plot says what to do, then how far the sweep is.
+        QCOMPARE(w.throughputView()->overlay(), gui::ThroughputPage::idleOverlay());
         QSignalSpy done(w.sweeps(), &SweepController::finished);
         QSignalSpy progress(w.sweeps(), &SweepController::progress);
         QTest::mouseClick(w.sweepControls()->runButton(), Qt::LeftButton);
@@ -58,6 +60,9 @@ private slots:
         QCOMPARE(progress.count(), runsDone);
         QCOMPARE(w.sweepControls()->progress()->value(), runsDone);
         QCOMPARE(w.sweepControls()->progress()->maximum(), runsDone);
+        QVERIFY(w.throughputView()->overlay().isEmpty());
+        QVERIFY(w.throughputView()->plot()->plotLayout()->elementCount() > 0);
+        QVERIFY(w.throughputView()->runs().size() == 12);
         QVERIFY(w.sweepControls()->runButton()->isEnabled());
 
         // The same grid straight from core/sim, without walkers and at the default rate.
@@ -106,6 +111,10 @@ private slots:
                 const QString execs = QLocale().toString(r.execsPerSecond, 'f', 0);
                 QVERIFY2(summary.contains(execs), qPrintable(execs + " not in: " + summary));
             }
+        // A new scenario's page starts clean: no curve of the old sweep.
+        w.throughputPage()->reset();
+        QVERIFY(w.throughputView()->runs().empty());
+        QCOMPARE(w.throughputView()->overlay(), gui::ThroughputPage::idleOverlay());
     }
 
     // The walker fields feed the sweep: 0 walks/s runs one slice, without walkers.
@@ -240,6 +249,7 @@ private slots:
         QTest::mouseClick(w.sweepControls()->cancelButton(), Qt::LeftButton);
         QVERIFY(cancelled.wait(120000));
         QVERIFY(!w.sweeps()->running());
+        QVERIFY(w.throughputView()->overlay().startsWith(QStringLiteral("Sweep cancelled")));
         QVERIFY(w.sweepControls()->runButton()->isEnabled());
     }
 

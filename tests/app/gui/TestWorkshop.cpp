@@ -168,7 +168,8 @@ private slots:
         QVERIFY(w.captionLabel()->isVisible());
         // The text the views paint themselves (tree titles, axes, topology labels) scales too.
         QCOMPARE(views::fontScale(), gui::MainWindow::kWorkshopScale);
-        QCOMPARE(views::scaledPx(10), 16);
+        QCOMPARE(views::scaledPx(20), 32);                 // 1.6 x 20
+        QCOMPARE(views::scaledPx(8), views::kSlideMinPx);  // never under 18 px on a slide
         auto* action = w.findChild<QAction*>(QStringLiteral("workshopAction"));
         QVERIFY(action && action->isChecked());
 
