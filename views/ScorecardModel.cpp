@@ -37,10 +37,7 @@ void ScorecardModel::setLines(const std::vector<sim::ScoreLine>& lines) {
 }
 
 int ScorecardModel::hits() const {
-    int n = 0;
-    for (const sim::ScoreLine& l : lines_)
-        n += l.hit ? 1 : 0;
-    return n;
+    return static_cast<int>(sim::Scorecard::tally(lines_).hits);
 }
 
 int ScorecardModel::rowCount(const QModelIndex& parent) const {

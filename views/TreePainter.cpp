@@ -28,9 +28,10 @@ public:
         red_.assign(cells, 0);
         all_.assign(cells, 0);
     }
-    void add(double x, int row, bool red) {
+    // False for a node outside the clip (not drawn, so not counted as drawn).
+    bool add(double x, int row, bool red) {
         const int px = static_cast<int>(x) - clip_.left();
-        if (px < 0 || px >= clip_.width() || row < 0 || row >= rows_) return;
+        if (px < 0 || px >= clip_.width() || row < 0 || row >= rows_) return false;
         const std::size_t c = static_cast<std::size_t>(row) * clip_.width() + px;
         ++all_[c];
         if (red) ++red_[c];
@@ -38,6 +39,7 @@ public:
         x1_ = std::max(x1_, px);
         r0_ = std::min(r0_, row);
         r1_ = std::max(r1_, row);
+        return true;
     }
     void paint(QPainter& p, const TreeLayout& l) const {
         if (x1_ < x0_) return;
@@ -213,7 +215,8 @@ TreeAggregate TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLa
         // While nodes move, dots stay put: only discs are readable enough to be worth moving.
         if (l.detail(i) == TreeLayout::Detail::Dot && !(f & ~kFlagHover)) {
             const int depth = l.depth[static_cast<std::size_t>(i)];
-            raster.add(l.center(i).x(), depth, tree.nodes[static_cast<std::size_t>(i)].red);
+            if (!raster.add(l.center(i).x(), depth, tree.nodes[static_cast<std::size_t>(i)].red))
+                continue;
             ++agg.nodes;
             agg.minDepth = agg.minDepth < 0 ? depth : std::min(agg.minDepth, depth);
             agg.maxDepth = std::max(agg.maxDepth, depth);

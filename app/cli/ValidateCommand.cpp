@@ -68,14 +68,8 @@ int validateCommand(const QStringList& args) {
             std::cout << json;
             return 0;
         }
-        std::size_t hits = 0, modelled = 0;
-        for (const sim::ScoreLine& l : lines) {
-            hits += l.hit ? 1 : 0;
-            modelled += l.modelled ? 1 : 0;
-        }
         std::cout << sim::Scorecard::toMarkdown(lines) << '\n'
-                  << hits << " of " << lines.size() << " published figures inside the model's "
-                  << "10-90% band (" << lines.size() - modelled << " not modelled); " << c.bands
+                  << sim::Scorecard::tally(lines).text() << "; " << c.bands
                   << " parameter sets per observation, " << c.seeds << " seeds at the defaults, "
                   << sim::Scorecard::runsPerSet() * (c.bands + c.seeds) << " runs in "
                   << CliOutput::fixed(seconds, 1) << " s.\n"

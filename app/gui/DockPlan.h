@@ -30,7 +30,6 @@ public:
     // A slide's choice for a view: exactly these docks (object names), as if the user had
     // chosen them; apply() afterwards to see it.
     void choose(const QString& view, const QStringList& docks);
-    QString current() const { return current_; }
     // The views with a choice (user's or slide's) and the docks shown there: kept in the
     // settings so a closed dock stays closed on its view.
     std::map<QString, QStringList> choices() const;

@@ -92,14 +92,8 @@ bool ValidationDialog::start() {
 void ValidationDialog::done(const std::vector<sim::ScoreLine>& lines) {
     panel_->model()->setLines(lines);
     panel_->setRunning(false);
-    int modelled = 0;
-    for (const sim::ScoreLine& l : lines)
-        modelled += l.modelled ? 1 : 0;
-    panel_->setSummary(tr("%1 of %2 modelled observations inside the model's band (%3 not "
-                          "modelled); %4 parameter sets, %5 seeds, seed %6.")
-                           .arg(panel_->model()->hits())
-                           .arg(modelled)
-                           .arg(static_cast<int>(lines.size()) - modelled)
+    panel_->setSummary(tr("%1; %2 parameter sets, %3 seeds, seed %4.")
+                           .arg(QString::fromStdString(sim::Scorecard::tally(lines).text()))
                            .arg(ranWith_.bands)
                            .arg(ranWith_.seeds)
                            .arg(ranWith_.seed));

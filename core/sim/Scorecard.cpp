@@ -263,17 +263,30 @@ std::string Scorecard::toJson(const std::vector<ScoreLine>& lines, const Scoreca
                         {"inside", l.hit},
                         {"verdict", QString::fromStdString(l.verdict)}});
     }
-    const auto hits =
-        std::count_if(lines.begin(), lines.end(), [](const ScoreLine& l) { return l.hit; });
     QJsonObject root{{"format", "immap-scorecard"},
                      {"version", 1},
                      {"bands", static_cast<double>(config.bands)},
                      {"seeds", static_cast<double>(config.seeds)},
                      {"seed", QString::number(config.seed)},
                      {"duration_ms", config.durationMs},
-                     {"hits", static_cast<double>(hits)},
+                     {"hits", static_cast<double>(tally(lines).hits)},
                      {"observations", arr}};
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
+}
+
+ScoreTally Scorecard::tally(const std::vector<ScoreLine>& lines) {
+    ScoreTally t;
+    for (const ScoreLine& l : lines) {
+        t.hits += l.hit ? 1 : 0;
+        (l.modelled ? t.modelled : t.notModelled) += 1;
+    }
+    return t;
+}
+
+std::string ScoreTally::text() const {
+    return std::to_string(hits) + " of " + std::to_string(modelled) +
+           " modelled observations inside the model's 10-90% band (" + std::to_string(notModelled) +
+           " not modelled)";
 }
 
 std::string Scorecard::toMarkdown(const std::vector<ScoreLine>& lines) {

@@ -38,6 +38,16 @@ struct ScoreLine {
     std::string verdict;
 };
 
+// How a scorecard came out: hits among the modelled observations, and how many were not
+// modelled. The one count the CLI, the JSON and the app print.
+struct ScoreTally {
+    std::size_t hits = 0;
+    std::size_t modelled = 0;
+    std::size_t notModelled = 0;
+    // "2 of 9 modelled observations inside the model's 10-90% band (1 not modelled)".
+    std::string text() const;
+};
+
 class Scorecard {
 public:
     // Every observation's line, in Observation::all() order. `progress(done, total)` over
@@ -53,6 +63,7 @@ public:
     static std::string toJson(const std::vector<ScoreLine>& lines, const ScorecardConfig& config);
     // The scorecard as a Markdown table (docs/validation.md) and as the CLI prints it.
     static std::string toMarkdown(const std::vector<ScoreLine>& lines);
+    static ScoreTally tally(const std::vector<ScoreLine>& lines);
     // "1.77x", "91.5%", "16 copies".
     static std::string format(double value, const std::string& unit);
 };

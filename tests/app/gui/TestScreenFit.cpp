@@ -23,6 +23,14 @@ void sizeTo(gui::MainWindow& w, QSize size) {
     QApplication::processEvents();
 }
 
+// What a window of this size at this place saves.
+QByteArray savedGeometry(QSize size, QPoint at) {
+    gui::MainWindow w(false);
+    w.resize(size);
+    w.move(at);
+    return w.saveGeometry();
+}
+
 QStringList visibleDocks(const gui::MainWindow& w) {
     QStringList names;
     for (const QDockWidget* d : w.findChildren<QDockWidget*>())
@@ -55,30 +63,15 @@ private slots:
                     QString("%1x%2+%3+%4").arg(w.width()).arg(w.height()).arg(w.x()).arg(w.y())));
             QVERIFY(w.windowState() & Qt::WindowMaximized);
         }
-        // A geometry saved on the desktop is not restored on the projector.
-        QByteArray big;
+        // A geometry saved on the desktop is not restored on the projector; one that fits is.
         {
             gui::MainWindow w(false);
-            w.resize(1600, 1000);
-            w.move(200, 40);
-            big = w.saveGeometry();
-        }
-        {
-            gui::MainWindow w(false);
-            w.placeWithin(projector, big);
+            w.placeWithin(projector, savedGeometry({1600, 1000}, {200, 40}));
             QVERIFY(projector.contains(w.geometry()));
         }
-        // One that fits is.
-        QByteArray small;
         {
             gui::MainWindow w(false);
-            w.resize(700, 500);
-            w.move(30, 20);
-            small = w.saveGeometry();
-        }
-        {
-            gui::MainWindow w(false);
-            w.placeWithin(projector, small);
+            w.placeWithin(projector, savedGeometry({700, 500}, {30, 20}));
             QCOMPARE(w.size(), QSize(700, 500));
             QCOMPARE(w.pos(), QPoint(30, 20));
         }

@@ -61,8 +61,6 @@ private slots:
         QCOMPARE(w.sweepControls()->progress()->value(), runsDone);
         QCOMPARE(w.sweepControls()->progress()->maximum(), runsDone);
         QVERIFY(w.throughputView()->overlay().isEmpty());
-        QVERIFY(w.throughputView()->plot()->plotLayout()->elementCount() > 0);
-        QVERIFY(w.throughputView()->runs().size() == 12);
         QVERIFY(w.sweepControls()->runButton()->isEnabled());
 
         // The same grid straight from core/sim, without walkers and at the default rate.

@@ -26,6 +26,21 @@ class TestScorecard : public QObject {
     ScorecardConfig config_;
 
 private slots:
+    void tallyCountsByHand() {
+        // A hit, a miss and one not modelled: 1 of 2 modelled, 1 not modelled.
+        std::vector<sim::ScoreLine> lines(3);
+        lines[0].modelled = true;
+        lines[0].hit = true;
+        lines[1].modelled = true;
+        const sim::ScoreTally t = sim::Scorecard::tally(lines);
+        QCOMPARE(t.hits, std::size_t{1});
+        QCOMPARE(t.modelled, std::size_t{2});
+        QCOMPARE(t.notModelled, std::size_t{1});
+        QCOMPARE(QString::fromStdString(t.text()),
+                 QStringLiteral("1 of 2 modelled observations inside the model's 10-90% band "
+                                "(1 not modelled)"));
+    }
+
     void initTestCase() {
         config_.bands = 2;
         config_.seeds = 1;
