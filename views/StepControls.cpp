@@ -8,7 +8,8 @@
 namespace immap::views {
 
 const QList<double>& StepControls::speeds() {
-    static const QList<double> kSpeeds{0.25, 0.5, 1, 2, 4};
+    // Up to 64x for rmap walks of thousands of nodes (a walk's step is 120 ms at 1x).
+    static const QList<double> kSpeeds{0.25, 0.5, 1, 2, 4, 16, 64};
     return kSpeeds;
 }
 
@@ -32,6 +33,12 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
         speed_->addItem(QStringLiteral("%1x").arg(s));
     speed_->setCurrentIndex(2);
     speed_->setToolTip(tr("Speed (- slower, + faster)"));
+    stride_ = new QComboBox(this);
+    stride_->addItems({tr("by node"), tr("by prune or find"), tr("by tree")});
+    stride_->setToolTip(
+        tr("How far a step of the rmap walk goes: one node; to the next subtree skipped by "
+           "subtree_last or VMA found; one whole tree (G cycles)"));
+    stride_->hide();
     slider_ = new QSlider(Qt::Horizontal, this);
     slider_->setMinimumWidth(160);
     position_ = new QLabel(this);
@@ -58,6 +65,7 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
           static_cast<QWidget*>(forward_), static_cast<QWidget*>(end_)})
         row->addWidget(w);
     row->addWidget(speed_);
+    row->addWidget(stride_);
     row->addWidget(slider_, 1);
     row->addWidget(position_);
     row->addSpacing(12);
@@ -80,6 +88,7 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
     });
     connect(speed_, &QComboBox::currentIndexChanged, this,
             [this](int i) { emit speedChanged(speeds()[i]); });
+    connect(stride_, &QComboBox::currentIndexChanged, this, &StepControls::strideChanged);
     connect(insert, &QPushButton::clicked, this, &StepControls::insertRequested);
     connect(remove, &QPushButton::clicked, this, &StepControls::removeSelectedRequested);
     connect(exec, &QPushButton::clicked, this, &StepControls::execRequested);
@@ -89,6 +98,10 @@ StepControls::StepControls(QWidget* parent) : QWidget(parent) {
 
 void StepControls::setSpeedIndex(int i) {
     speed_->setCurrentIndex(std::clamp(i, 0, static_cast<int>(speeds().size()) - 1));
+}
+
+void StepControls::setStrideShown(bool shown) {
+    stride_->setVisible(shown);
 }
 
 void StepControls::setPosition(int position, int count) {

@@ -17,7 +17,7 @@ class StepControls : public QWidget {
 public:
     explicit StepControls(QWidget* parent = nullptr);
 
-    static const QList<double>& speeds();  // 0.25x .. 4x
+    static const QList<double>& speeds();  // 0.25x .. 64x
     void setSpeedIndex(int i);
     int speedIndex() const { return speed_->currentIndex(); }
     double speed() const { return speeds()[speed_->currentIndex()]; }
@@ -29,6 +29,12 @@ public:
     // playing, "Space plays" while paused).
     QString caption() const { return caption_->text(); }
     QSlider* slider() const { return slider_; }
+    // The walk's stride chooser (0 by node, 1 to the next prune or find, 2 by tree), shown
+    // only while the player is an rmap walk.
+    void setStrideShown(bool shown);
+    int strideIndex() const { return stride_->currentIndex(); }
+    void setStrideIndex(int i) { stride_->setCurrentIndex(i); }
+    QComboBox* strideBox() const { return stride_; }
 
 signals:
     void playToggled();
@@ -38,6 +44,7 @@ signals:
     void toEnd();
     void seek(int position);
     void speedChanged(double speed);
+    void strideChanged(int stride);
     void insertRequested();
     void removeSelectedRequested();
     void execRequested();
@@ -49,6 +56,7 @@ private:
 
     QToolButton *start_, *back_, *play_, *forward_, *end_;
     QComboBox* speed_;
+    QComboBox* stride_;
     QSlider* slider_;
     QLabel* position_;
     QLabel* caption_;

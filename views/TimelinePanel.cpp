@@ -49,8 +49,16 @@ TimelinePanel::TimelinePanel(QWidget* parent)
     box->addWidget(summary_);
     table_->setModel(model_);
     table_->verticalHeader()->hide();
+    // Every figure whole in a narrow column: two-line headers, numbers sized to their
+    // contents, and the lock's name takes what is left, elided in the middle (its tooltip and
+    // the name's two ends, file and node, stay readable).
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->horizontalHeader()->setSectionResizeMode(TimelineStatsModel::Lock,
+                                                     QHeaderView::Stretch);
+    table_->horizontalHeader()->setMinimumSectionSize(24);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    table_->setWordWrap(false);
+    table_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     table_->setSelectionMode(QAbstractItemView::NoSelection);
     table_->setMinimumHeight(90);
     box->addWidget(table_, 1);

@@ -55,13 +55,13 @@ QVariant TimelineStatsModel::data(const QModelIndex& index, int role) const {
         case Lock:
             return QString::fromStdString(l.name);
         case Waits:
-            return QString::number(l.waits);
+            return QStringLiteral("%L1").arg(l.waits);
         case MeanWait:
             return l.waits ? time(l.meanWait()) : QStringLiteral("-");
         case MaxWait:
             return l.waits ? time(static_cast<double>(l.waitMax)) : QStringLiteral("-");
         case Holds:
-            return QString::number(l.holds);
+            return QStringLiteral("%L1").arg(l.holds);
         case HoldTime:
             return time(static_cast<double>(l.holdTime));
         case Utilisation:
@@ -84,7 +84,7 @@ QVariant TimelineStatsModel::headerData(int section, Qt::Orientation orientation
             case HoldTime:
                 return tr("Every holder's time inside the range, added up");
             case Utilisation:
-                return tr("Share of the range with at least one holder");
+                return tr("Utilisation: the share of the range with at least one holder");
             default:
                 return {};
         }
@@ -96,15 +96,15 @@ QVariant TimelineStatsModel::headerData(int section, Qt::Orientation orientation
         case Waits:
             return tr("Waits");
         case MeanWait:
-            return tr("Mean wait");
+            return tr("Mean\nwait");
         case MaxWait:
-            return tr("Max wait");
+            return tr("Max\nwait");
         case Holds:
             return tr("Holds");
         case HoldTime:
-            return tr("Hold time");
+            return tr("Hold\ntime");
         case Utilisation:
-            return tr("Utilisation");
+            return tr("Busy");
     }
     return {};
 }

@@ -232,6 +232,15 @@ void MainWindow::buildMenus() {
         [this] { trees_->execProcess(); });
     add(tr("rmap &walk of the selected VMA's pages"), QKeySequence(tr("W")),
         [this] { trees_->walkSelected(); });
+    add(tr("Walk step: node, prune or find, tree"), QKeySequence(tr("G")),
+        [this] { trees_->cycleWalkStride(); });
+    // Esc belongs to the pages that show a walk: the Contention tab's Esc cancels its run.
+    QAction* clearWalk = anim->addAction(tr("&Clear the walk"), QKeySequence(Qt::Key_Escape), this,
+                                         [this] { trees_->clearWalk(); });
+    clearWalk->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    for (QWidget* w : {static_cast<QWidget*>(trees_->split()), trees_->treePage(),
+                       static_cast<QWidget*>(trees_->controls())})
+        w->addAction(clearWalk);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Validation: the model against published measurements…"),

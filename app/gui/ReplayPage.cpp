@@ -367,8 +367,9 @@ QWidget* ReplayPage::buildTimeline(QWidget* parent) {
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     split->addWidget(timelineView_);
     split->addWidget(scroll);
+    // 3:2, so that at 1280 px the statistics' seven columns fit whole beside the lanes.
     split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(1, 2);
     timeline_ = new TimelineController(timelineView_, timelinePanel_, this);
     connect(timeline_, &TimelineController::seekRequested, this, &ReplayPage::seek);
     connect(timeline_, &TimelineController::exportRequested, this, [this] {

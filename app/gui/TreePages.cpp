@@ -57,6 +57,7 @@ TreePages::TreePages(session::Session& session, PageHost& host, QWidget* tabs, Q
     connect(controls_, &views::StepControls::toEnd, anim_, &AnimationController::toEnd);
     connect(controls_, &views::StepControls::seek, anim_, &AnimationController::seek);
     connect(controls_, &views::StepControls::speedChanged, anim_, &AnimationController::setSpeed);
+    connect(controls_, &views::StepControls::strideChanged, this, &TreePages::setWalkStride);
     connect(controls_, &views::StepControls::insertRequested, this, &TreePages::insertDialog);
     connect(controls_, &views::StepControls::removeSelectedRequested, this,
             &TreePages::removeSelected);
@@ -162,8 +163,9 @@ void TreePages::refreshTrees(bool motion) {
     // The single-node case, said plainly: the split changes nothing but the memory.
     if (n == 1) heading += tr(" · one NUMA node: the split tree is the single tree");
     split_->setHeading(heading);
-    if (const auto* walk = dynamic_cast<const session::WalkPlayer*>(anim_->player()))
-        showWalk(*walk);
+    const auto* walk = dynamic_cast<const session::WalkPlayer*>(anim_->player());
+    if (walk) showWalk(*walk);
+    controls_->setStrideShown(walk != nullptr);
     if (const session::Playback* pb = anim_->player()) {
         controls_->setPosition(static_cast<int>(pb->position()), static_cast<int>(pb->count()));
         controls_->setCaption(QString::fromStdString(pb->caption()));
@@ -193,8 +195,27 @@ void TreePages::showWalk(const session::WalkPlayer& walk) {
 
 void TreePages::walkPages(itree::Index first, itree::Index last) {
     auto walk = std::make_unique<session::WalkPlayer>(session_.trees(), first, last);
+    walk->setStride(static_cast<session::WalkPlayer::Stride>(walkStride_));
     host_.showStatus(QString::fromStdString(walk->summary()), 15000);
     anim_->start(std::move(walk), autoplay_ && host_.interactive());
+}
+
+void TreePages::clearWalk() {
+    if (!dynamic_cast<const session::WalkPlayer*>(anim_->player())) return;
+    anim_->drop();
+    for (views::PageAxis* a : {split_->pageAxis(), treeAxis_})
+        a->clearRange();
+}
+
+void TreePages::setWalkStride(int stride) {
+    walkStride_ = std::clamp(stride, 0, 2);
+    if (controls_->strideIndex() != walkStride_) controls_->setStrideIndex(walkStride_);
+    if (auto* walk = dynamic_cast<session::WalkPlayer*>(anim_->player()))
+        walk->setStride(static_cast<session::WalkPlayer::Stride>(walkStride_));
+}
+
+void TreePages::cycleWalkStride() {
+    setWalkStride((walkStride_ + 1) % 3);
 }
 
 void TreePages::refreshStatus() {

@@ -55,6 +55,11 @@ public:
     // An rmap walk of file pages [first, last] over every tree, ready to step through.
     void walkPages(itree::Index first, itree::Index last);
     void walkSelected();
+    // Esc: the walk's overlay and its player go; the trees are as they were.
+    void clearWalk();
+    // The walk's stride (WalkPlayer::Stride as int), kept for the next walk too.
+    void setWalkStride(int stride);
+    void cycleWalkStride();
     void insertDialog();
     void setSplitPolicy(const QString& text);
 
@@ -76,6 +81,7 @@ private:
     AnimationController* anim_ = nullptr;
     int selected_ = -1;
     bool autoplay_ = true;
+    int walkStride_ = 0;
 };
 
 }  // namespace immap::gui

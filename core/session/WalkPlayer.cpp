@@ -62,15 +62,28 @@ std::string WalkPlayer::summary() const {
     return o.str();
 }
 
+bool WalkPlayer::stopsAt(std::size_t applied) const {
+    if (applied == 0 || applied >= order_.size() || stride_ == Stride::Node) return true;
+    const Ref& last = order_[applied - 1];
+    if (order_[applied].walk != last.walk) return true;  // a tree's walk ends here
+    if (stride_ == Stride::Tree) return false;
+    const WalkEvent::Kind k = walks_[last.walk].result.events[last.event].kind;
+    return k == WalkEvent::Kind::Prune || k == WalkEvent::Kind::Match;
+}
+
 bool WalkPlayer::forward() {
     if (pos_ >= order_.size()) return false;
-    ++pos_;
+    do
+        ++pos_;
+    while (!stopsAt(pos_));
     return true;
 }
 
 bool WalkPlayer::backward() {
     if (pos_ == 0) return false;
-    --pos_;
+    do
+        --pos_;
+    while (!stopsAt(pos_));
     return true;
 }
 
@@ -126,6 +139,9 @@ std::string WalkPlayer::caption() const {
             o << "found " << name << ": it maps the range";
             break;
     }
+    if (pos_ == order_.size() || order_[pos_].walk != r.walk)
+        o << "; this tree done: " << w.result.visited << " nodes visited, "
+          << w.result.matches.size() << " VMAs found";
     if (pos_ == order_.size()) o << "\n" << summary();
     return o.str();
 }

@@ -2,6 +2,8 @@
 // An rmap walk of a page range over every tree of the set (the single tree, then each split
 // tree, as a whole-file walker under split-locks must take every lock and walk every tree),
 // stepped one event at a time: nodes examined, subtrees pruned by subtree_last, VMAs found.
+// A step may also run to the next decision (a pruned subtree or a VMA found) or through a whole
+// tree, so that a 6,000-node walk can be shown live in a talk.
 
 #include <string>
 #include <vector>
@@ -19,6 +21,10 @@ struct TreeWalk {
 
 class WalkPlayer : public Playback {
 public:
+    // How far forward() and backward() go: one event; to the next event that prunes a subtree
+    // or finds a VMA (or ends a tree); to the end of the current tree.
+    enum class Stride { Node, Decision, Tree };
+
     WalkPlayer(const TreeSet& set, itree::Index first, itree::Index last);
 
     itree::Index first() const { return first_; }
@@ -41,6 +47,8 @@ public:
     void seek(std::size_t position) override { pos_ = std::min(position, order_.size()); }
     std::string caption() const override;
     int stepMillis() const override { return 120; }
+    void setStride(Stride s) { stride_ = s; }
+    Stride stride() const { return stride_; }
 
     // The events of tree t applied so far, as entry ids.
     struct State {
@@ -51,6 +59,9 @@ public:
     TreeId currentTree() const;
 
 private:
+    // Whether a step of the current stride may stop with `applied` events applied.
+    bool stopsAt(std::size_t applied) const;
+
     struct Ref {
         std::size_t walk;
         std::size_t event;
@@ -60,6 +71,7 @@ private:
     std::vector<TreeWalk> walks_;
     std::vector<Ref> order_;
     std::size_t pos_ = 0;
+    Stride stride_ = Stride::Node;
 };
 
 }  // namespace immap::session

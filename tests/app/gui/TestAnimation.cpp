@@ -190,6 +190,38 @@ private slots:
         QCOMPARE(still(w), before);
     }
 
+    // A walk steps by node, decision or tree (the choice is kept for the next walk), and Esc
+    // on the page takes its overlay away: the picture is the one from before the walk.
+    void walkStridesAndEscape() {
+        gui::MainWindow w(false);
+        open(w);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QImage before = still(w);
+        views::StepControls* steps = w.controls();
+        QVERIFY(steps->strideBox()->isHidden());
+        w.walkPages(0x30, 0x30);
+        auto* walk = dynamic_cast<session::WalkPlayer*>(w.animation()->player());
+        QVERIFY(walk);
+        QVERIFY(!steps->strideBox()->isHidden());
+        steps->setStrideIndex(2);  // by tree: one step per tree walked
+        QCOMPARE(walk->stride(), session::WalkPlayer::Stride::Tree);
+        w.animation()->forward();
+        QCOMPARE(walk->position(), walk->walks().front().result.events.size());
+        QVERIFY2(steps->caption().contains(QStringLiteral("this tree done")),
+                 qPrintable(steps->caption()));
+        w.walkPages(0x31, 0x31);  // the next walk keeps the stride
+        walk = dynamic_cast<session::WalkPlayer*>(w.animation()->player());
+        QCOMPARE(walk->stride(), session::WalkPlayer::Stride::Tree);
+        w.animation()->toEnd();
+        QVERIFY(still(w) != before);
+        w.splitView()->single()->setFocus();
+        QTest::keyClick(w.splitView()->single(), Qt::Key_Escape);
+        QVERIFY(w.animation()->player() == nullptr);
+        QVERIFY(steps->strideBox()->isHidden());
+        QCOMPARE(still(w), before);
+    }
+
     void insertDialogBuildsTheVma() {
         std::uint64_t v = 0;
         QVERIFY(gui::InsertVmaDialog::parsePage(QStringLiteral("0x1d3"), v));

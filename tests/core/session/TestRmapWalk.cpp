@@ -1,6 +1,7 @@
 // RmapWalk: finds exactly what the tree's own query and a brute-force scan find, in the same
 // order, and prunes: a walk never visits a subtree whose subtree_last ends before the range.
 #include <QTest>
+#include <algorithm>
 #include <random>
 
 #include "SmallSet.h"
@@ -94,6 +95,50 @@ private slots:
         session::WalkPlayer none(s.trees(), 0x5000, 0x5000);
         QCOMPARE(none.singleMatches() + none.splitMatches(), std::size_t{0});
         QCOMPARE(none.singleVisited() + none.splitVisited(), std::size_t{0});  // pruned at roots
+    }
+
+    // The strides stop where their rule says, counted from the walks' own events: by decision,
+    // once per prune or match plus once per tree that ends on a plain visit; by tree, once per
+    // tree; and stepping back retraces exactly the stops stepping forward made.
+    void walkPlayerStrides() {
+        session::Session s;
+        s.load("synthetic:libc?processes=120&seed=4", "synthetic:numa:6 core:4 pu:1");
+        session::WalkPlayer w(s.trees(), 0x1c0, 0x1d0);
+        std::size_t decisions = 0, events = 0;
+        for (const auto& tw : w.walks()) {
+            const auto& ev = tw.result.events;
+            for (std::size_t i = 0; i < ev.size(); ++i)
+                decisions += ev[i].kind != session::WalkEvent::Kind::Visit || i + 1 == ev.size();
+            events += ev.size();
+        }
+        QCOMPARE(w.count(), events);
+        const std::size_t trees = w.walks().size();  // 7, none empty: the range maps in each
+        auto stops = [&](session::WalkPlayer::Stride st) {
+            w.setStride(st);
+            w.seek(0);
+            std::vector<std::size_t> fwd{0};
+            while (w.forward())
+                fwd.push_back(w.position());
+            std::vector<std::size_t> back{w.position()};
+            while (w.backward())
+                back.push_back(w.position());
+            std::reverse(back.begin(), back.end());
+            if (fwd != back) return std::size_t{0};
+            return fwd.size() - 1;
+        };
+        QCOMPARE(stops(session::WalkPlayer::Stride::Node), events);
+        QCOMPARE(stops(session::WalkPlayer::Stride::Decision), decisions);
+        QCOMPARE(stops(session::WalkPlayer::Stride::Tree), trees);
+        QVERIFY(decisions < events / 2);  // what the stride is for
+        // A tree stride's stop names the tree's totals.
+        w.setStride(session::WalkPlayer::Stride::Tree);
+        w.seek(0);
+        w.forward();
+        const auto& first = w.walks().front().result;
+        QCOMPARE(w.position(), first.events.size());
+        QVERIFY(w.caption().find("this tree done: " + std::to_string(first.visited) +
+                                 " nodes visited, " + std::to_string(first.matches.size()) +
+                                 " VMAs found") != std::string::npos);
     }
 };
 
