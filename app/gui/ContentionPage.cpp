@@ -13,6 +13,7 @@ ContentionPage::ContentionPage(session::Session& session, PageHost& host, QWidge
     : QWidget(parent), session_(session), host_(host) {
     controls_ = new views::ContentionControls(this);
     auto* sides = new QSplitter(Qt::Horizontal, this);
+    sides_ = sides;
     for (int i = 0; i < 2; ++i) {
         auto* column = new QSplitter(Qt::Vertical, sides);
         views_[i] = new views::ContentionView(column);

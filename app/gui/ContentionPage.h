@@ -36,6 +36,8 @@ public:
     views::ContentionControls* controls() const { return controls_; }
     views::ContentionView* view(int side) const { return views_[side]; }
     views::TreeView* tree(int side) const { return trees_[side]; }
+    // The drawing without the controls: both sides' lanes and trees.
+    QWidget* figure() const { return sides_; }
 
 private:
     void takeChoice();
@@ -44,6 +46,7 @@ private:
     session::Session& session_;
     PageHost& host_;
     views::ContentionControls* controls_ = nullptr;
+    QWidget* sides_ = nullptr;
     views::ContentionView* views_[2] = {nullptr, nullptr};
     views::TreeView* trees_[2] = {nullptr, nullptr};
     ContentionController* controller_ = nullptr;

@@ -23,6 +23,7 @@
 #include <QVBoxLayout>
 #include <iostream>
 
+#include "FigureExportDialog.h"
 #include "InsertVmaDialog.h"
 #include "ValidationDialog.h"
 #include "io/InputFile.h"
@@ -174,6 +175,8 @@ void MainWindow::buildMenus() {
     file->addSeparator();
     QAction* exportAction = file->addAction(tr("&Export view…"), QKeySequence(tr("Ctrl+E")), this,
                                             &MainWindow::exportDialog);
+    file->addAction(tr("Export &figure…"), QKeySequence(tr("Ctrl+Shift+E")), this,
+                    &MainWindow::exportFigureDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -263,6 +266,19 @@ void MainWindow::buildPageTable() {
         {"contention", contentionPage_}};
     for (const std::string& n : session::Scenario::viewNames())
         pages_.push_back({QString::fromStdString(n), byName.at(n)});
+    // Each view's drawing without its input fields, buttons and progress: what a slide shows.
+    figures_ = {{QStringLiteral("split"), {trees_->split()}},
+                {QStringLiteral("trees"), {trees_->treePage()}},
+                {QStringLiteral("table"), {trees_->table()->table()}},
+                {QStringLiteral("throughput"), {throughputPage_->view()}},
+                {QStringLiteral("topology"), {topology_}},
+                {QStringLiteral("replay"), {replayPage_->treeView(), replayPage_->timelineView()}},
+                {QStringLiteral("contention"), {contentionPage_->figure()}}};
+}
+
+QList<QWidget*> MainWindow::currentFigure() const {
+    const auto it = figures_.find(currentViewName());
+    return it == figures_.end() ? QList<QWidget*>{} : it->second;
 }
 
 bool MainWindow::setView(const QString& name) {
@@ -438,6 +454,32 @@ bool MainWindow::exportView(const QString& path) {
     }
     statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
     return true;
+}
+
+bool MainWindow::exportFigure(const QString& path, QSize size, double scale) {
+    const QString error =
+        views::ViewExporter::saveFigure(currentFigure(), path, windowInputs(), size, scale);
+    if (!error.isEmpty()) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    statusBar()->showMessage(tr("Exported the figure to %1").arg(path), 5000);
+    return true;
+}
+
+void MainWindow::exportFigureDialog() {
+    QSize shown(0, 0);
+    for (QWidget* w : currentFigure())
+        shown = QSize(std::max(shown.width(), w->width()), shown.height() + w->height());
+    FigureExportDialog d(shown, this);
+    if (d.exec() != QDialog::Accepted) return;
+    QSettings s;
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the figure"), s.value("export/figure", "immap-figure.png").toString(),
+        views::ViewExporter::filters());
+    if (path.isEmpty()) return;
+    if (persist_) s.setValue("export/figure", path);
+    exportFigure(path, d.figureSize(), d.scale());
 }
 
 void MainWindow::exportDialog() {

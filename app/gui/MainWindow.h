@@ -9,6 +9,7 @@
 #include <QListWidget>
 #include <QMainWindow>
 #include <QTabWidget>
+#include <map>
 #include <memory>
 
 #include <QTimer>
@@ -87,8 +88,10 @@ public:
     AnimationController* animation() const { return trees_->animation(); }
     QListWidget* filePicker() const { return files_; }
     QTabWidget* tabs() const { return tabs_; }
-    // The widget File > Export writes: the current tab.
+    // The widget File > Export view writes: the current tab.
     QWidget* currentView() const { return tabs_->currentWidget(); }
+    // What File > Export figure writes: the current tab's drawing, without its controls.
+    QList<QWidget*> currentFigure() const;
 
     // Intents, also reachable from menus and views.
     void selectId(int id) { trees_->selectId(id); }
@@ -101,6 +104,8 @@ public:
     void walkPages(itree::Index first, itree::Index last) { trees_->walkPages(first, last); }
     views::PageAxis* treePageAxis() const { return trees_->treeAxis(); }
     bool exportView(const QString& path);
+    // The drawing only, at `size` (empty: as shown) and `scale`; false after an error dialog.
+    bool exportFigure(const QString& path, QSize size = {}, double scale = 1);
     // The files the window has read and may read again (source, topology, trace and its
     // bookmarks, the scenario's recipe): no export, recording or scenario may replace one.
     std::vector<std::string> windowInputs() const override;
@@ -195,6 +200,7 @@ private:
     void afterLoad();
     void fillFilePicker();
     void exportDialog();
+    void exportFigureDialog();
     void buildThroughputTab();
     void showSettings();  // the session's settings into the controls that edit them
 
@@ -217,6 +223,7 @@ private:
     // Every tab by its view name, in Scenario::viewNames() order: the one table setView, the
     // View menu and scenario saves read.
     std::vector<std::pair<QString, QWidget*>> pages_;
+    std::map<QString, QList<QWidget*>> figures_;  // a view's drawing, by view name
     // What later parts of the set-up add to or arrange around, held rather than looked up.
     QDockWidget* filesDock_ = nullptr;
     QDockWidget* vmaDock_ = nullptr;

@@ -25,6 +25,7 @@
 #include "limits/UserReason.h"
 #include "session/DefaultScenario.h"
 #include "session/Scenario.h"
+#include "views/ViewExporter.h"
 
 namespace {
 
@@ -133,6 +134,12 @@ void addOptions(QCommandLineParser& p) {
          "FILE"});
     p.addOption({"trace-event", "With --trace: show the state after this many events.", "N"});
     p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000"});
+    p.addOption({"figure-only",
+                 "With --screenshot: write the view's drawing only (no fields, buttons or "
+                 "progress), as File > Export figure does, laid out at --size if given; FILE "
+                 "may end in .png, .svg or .pdf."});
+    p.addOption(
+        {"scale", "With --figure-only: pixels per logical pixel of a PNG (1-8).", "N", "1"});
     p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
     p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
     p.addOption({"exec-steps",
@@ -316,6 +323,16 @@ int runApp(QApplication& app) {
         std::cout << "bookmark " << w.currentBookmark() + 1 << "/" << w.scenario().bookmarks.size()
                   << ": " << w.scenario().bookmarks[std::size_t(w.currentBookmark())].caption
                   << '\n';
+    if (p.isSet("figure-only")) {
+        bool okS = false;
+        const double scale = p.value("scale").toDouble(&okS);
+        if (!okS || scale < 1 || scale > 8) return fail("--scale takes a number from 1 to 8");
+        const QString error = immap::views::ViewExporter::saveFigure(
+            w.currentFigure(), p.value("screenshot"), w.windowInputs(),
+            p.isSet("size") ? size : QSize(), scale);
+        if (!error.isEmpty()) return fail(error);
+        return 0;
+    }
     QImage image;
     if (p.isSet("validation")) {
         // The scorecard's dialog instead of the window, once its run is over.
