@@ -18,6 +18,9 @@ namespace immap::gui {
 ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views::TopologyView* heat,
                                QWidget* parent)
     : QWidget(parent), session_(session), host_(host), heat_(heat) {
+    if (heat_)
+        connect(heat_, &views::TopologyView::heatChoiceRequested, this,
+                [this](int i) { showHeat(heatRuns_, i); });
     controls_ = new views::SweepControls(this);
     view_ = new views::ThroughputView(this);
     summary_ = new QLabel(this);
@@ -89,22 +92,38 @@ void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
 }
 
 // The topology view's heat: each CPU's share of time waiting for i_mmap locks in the biggest
-// run of the first policy swept, at the lowest walker rate (without walkers when the sweep ran
-// them side by side).
-void ThroughputPage::showHeat(const std::vector<sim::SimResult>& runs) {
+// run of one policy (the first swept unless a chip chose another), at the lowest walker rate
+// (without walkers when the sweep ran them side by side).
+void ThroughputPage::showHeat(const std::vector<sim::SimResult>& runs, int policy) {
+    if (!heat_) return;
+    if (&runs != &heatRuns_) heatRuns_ = runs;
+    QStringList policies;
+    for (const sim::SimResult& r : heatRuns_)
+        if (!policies.contains(QString::fromStdString(r.policy)))
+            policies << QString::fromStdString(r.policy);
+    if (policies.isEmpty()) {
+        heat_->clearHeat();
+        heat_->setHeatChoices({}, -1);
+        return;
+    }
+    policy = std::clamp(policy, 0, static_cast<int>(policies.size()) - 1);
+    const std::string chosen = policies[policy].toStdString();
     const sim::SimResult* big = nullptr;
-    for (const sim::SimResult& r : runs)
-        if (r.policy == runs.front().policy &&
+    for (const sim::SimResult& r : heatRuns_)
+        if (r.policy == chosen &&
             (!big || r.walkersPerSecond < big->walkersPerSecond ||
              (r.walkersPerSecond == big->walkersPerSecond && r.copies > big->copies)))
             big = &r;
-    if (!big || !heat_) return;
     std::vector<std::pair<unsigned, double>> heat;
     for (const sim::CpuResult& c : big->cpus)
         heat.push_back({c.cpu, c.waitShare()});
     heat_->setHeat(
-        heat,
-        tr("lock wait, %1 at %2 copies").arg(QString::fromStdString(big->policy)).arg(big->copies));
+        heat, tr("share of time waiting for i_mmap locks, %1 at %2 copies%3")
+                  .arg(QString::fromStdString(big->policy))
+                  .arg(big->copies)
+                  .arg(big->walkersPerSecond > 0 ? tr(", %1 walks/s").arg(big->walkersPerSecond)
+                                                 : QString()));
+    heat_->setHeatChoices(policies, policy);
 }
 
 QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
@@ -304,6 +323,7 @@ void ThroughputPage::reset() {
     // Nothing of the scenario before stays on screen.
     view_->setRuns({}, {}, 0);
     view_->setOverlay(idleOverlay());
+    showHeat({});
 }
 
 bool ThroughputPage::startSweep() {

@@ -54,11 +54,13 @@ public:
 
 private:
     void finished(const std::vector<sim::SimResult>& runs);
-    void showHeat(const std::vector<sim::SimResult>& runs);
+    // The heat of one policy's biggest run (the first policy swept unless chosen).
+    void showHeat(const std::vector<sim::SimResult>& runs, int policy = 0);
 
     session::Session& session_;
     PageHost& host_;
     views::TopologyView* heat_;
+    std::vector<sim::SimResult> heatRuns_;  // the last sweep's, for the heat's policy chips
     views::SweepControls* controls_ = nullptr;
     views::ThroughputView* view_ = nullptr;
     QLabel* summary_ = nullptr;

@@ -2,10 +2,12 @@
 // overlapping; the distance grid's colours follow the matrix; heat lands on the right PU; the
 // node graph keeps each package's nodes together (the layout itself, in pixels).
 #include <QImage>
+#include <QSignalSpy>
 #include <QTest>
 #include <cmath>
 
 #include "Suites.h"
+#include "views/FontScale.h"
 #include "views/TopologyView.h"
 
 using namespace immap;
@@ -37,6 +39,59 @@ private slots:
                 QVERIFY(!rects[a].intersects(rects[b]));
     }
 
+    // The distance grid at a projector's size, in workshop type: its digits fit their cells
+    // (the widest distance plus a margin), neighbouring cells are kept apart by a gap of
+    // background, every row and column carries its node's number, and the heat has a scale.
+    void distanceGridIsReadable() {
+        qApp->setProperty("immapFontScale", 1.6);
+        views::TopologyView v;
+        v.resize(1280, 560);
+        v.setTopology(numa12());
+        v.setHeat({{5, 1.0}}, "lock wait, single at 384 copies");
+        v.setHeatChoices({"single", "split-locks"}, 0);
+        const QImage img = v.grab().toImage();
+        qApp->setProperty("immapFontScale", QVariant());
+        const QRectF a = v.matrixCell(0, 0), b = v.matrixCell(0, 1);
+        QVERIFY(v.matrixDigitPx() >= views::kSlideMinPx);
+        QFont f = v.font();
+        f.setPixelSize(v.matrixDigitPx());
+        QVERIFY(QFontMetricsF(f).horizontalAdvance(QStringLiteral("32")) + 3 <= a.width());
+        const QRgb background = QColor(0xfa, 0xfa, 0xf8).rgb();
+        QCOMPARE(img.pixel(QPointF(a.right(), a.center().y() + a.height() / 3).toPoint()) ==
+                         background ||
+                     img.pixel(QPointF(b.left(), b.center().y() + a.height() / 3).toPoint()) ==
+                         background,
+                 true);
+        // Labels: some dark pixels left of row 11 and above column 11.
+        auto darkIn = [&](QRectF r) {
+            int dark = 0;
+            for (int y = int(r.top()); y < int(r.bottom()); ++y)
+                for (int x = int(r.left()); x < int(r.right()); ++x)
+                    dark += qGray(img.pixel(x, y)) < 100;
+            return dark;
+        };
+        const QRectF row11 = v.matrixCell(11, 0), col11 = v.matrixCell(0, 11);
+        QVERIFY(darkIn(QRectF(row11.left() - row11.width(), row11.top(), row11.width() - 3,
+                              row11.height())) > 5);
+        QVERIFY(darkIn(QRectF(col11.left(), col11.top() - col11.height(), col11.width(),
+                              col11.height() - 2)) > 5);
+        // The heat's scale runs from heatColor(0) to heatColor(1).
+        const QRectF s = v.heatScale();
+        QVERIFY(!s.isEmpty());
+        auto near = [](QColor a, QColor b) {
+            return std::abs(a.red() - b.red()) + std::abs(a.green() - b.green()) +
+                       std::abs(a.blue() - b.blue()) <
+                   24;
+        };
+        QVERIFY(near(img.pixel(QPointF(s.left() + 3, s.center().y()).toPoint()), v.heatColor(0)));
+        QVERIFY(near(img.pixel(QPointF(s.right() - 3, s.center().y()).toPoint()), v.heatColor(1)));
+        QVERIFY(!v.heatChip(1).isEmpty());
+        QSignalSpy chosen(&v, &views::TopologyView::heatChoiceRequested);
+        QTest::mouseClick(&v, Qt::LeftButton, {}, v.heatChip(1).center().toPoint());
+        QCOMPARE(chosen.count(), 1);
+        QCOMPARE(chosen.first().first().toInt(), 1);
+    }
+
     void pixelsFollowTheModel() {
         views::TopologyView v;
         v.resize(1400, 900);
@@ -55,7 +110,17 @@ private slots:
             at(v.matrixCell(11, 0).center() + QPointF(0, v.matrixCell(11, 0).height() / 3));
         QVERIFY(local != far);
         QCOMPARE(far, far2);
-        QCOMPARE(far, v.heatColor(1.0).rgb());
+        QCOMPARE(far, views::TopologyView::distanceColor(1.0).rgb());
+        // The heat and the distances never share a colour: no heat step is within 40 (sum of
+        // channel differences) of any distance step.
+        for (int i = 0; i <= 20; ++i)
+            for (int j = 0; j <= 20; ++j) {
+                const QColor h = v.heatColor(i / 20.0),
+                             dc = views::TopologyView::distanceColor(j / 20.0);
+                QVERIFY(std::abs(h.red() - dc.red()) + std::abs(h.green() - dc.green()) +
+                            std::abs(h.blue() - dc.blue()) >
+                        40);
+            }
         // Same-package nodes sit closer together than nodes of different packages.
         auto dist = [&](int a, int b) {
             const QPointF d = v.graphNode(a) - v.graphNode(b);

@@ -109,8 +109,21 @@ private slots:
                 const QString execs = QLocale().toString(r.execsPerSecond, 'f', 0);
                 QVERIFY2(summary.contains(execs), qPrintable(execs + " not in: " + summary));
             }
-        // A new scenario's page starts clean: no curve of the old sweep.
+        // The topology's heat: the first policy's biggest walker-free run, with a chip per
+        // policy; the second chip shows split-locks' run, the CPUs' wait shares from core/sim.
+        views::TopologyView* topo = w.topologyView();
+        QVERIFY(topo->hasHeat());
+        QVERIFY2(topo->heatText().contains(QStringLiteral("single at 64 copies")),
+                 qPrintable(topo->heatText()));
+        QVERIFY(!topo->heatChip(1).isEmpty() && topo->heatChip(2).isEmpty());
+        QVERIFY(w.setView("topology"));
+        QTest::mouseClick(topo, Qt::LeftButton, {}, topo->heatChip(1).center().toPoint());
+        QVERIFY2(topo->heatText().contains(QStringLiteral("split-locks at 64 copies")),
+                 qPrintable(topo->heatText()));
+        // A new scenario's page starts clean: no curve of the old sweep, no heat.
         w.throughputPage()->reset();
+        QVERIFY(!topo->hasHeat());
+        QVERIFY(topo->heatChip(0).isEmpty());
         QVERIFY(w.throughputView()->runs().empty());
         QCOMPARE(w.throughputView()->overlay(), gui::ThroughputPage::idleOverlay());
     }
