@@ -12,13 +12,8 @@
 namespace immap::views {
 
 namespace {
-constexpr int kHeader = 34;
-constexpr int kLegend = 20;
-constexpr int kNodeLabel = 64;
 constexpr int kChip = 10;
 constexpr int kGroupGap = 3;
-constexpr int kQueueRow = 17;
-constexpr int kQueueName = 150;
 
 QRgb stateRgb(live::LaneState s) {
     switch (s) {
@@ -92,16 +87,34 @@ void ContentionView::resizeEvent(QResizeEvent*) {
     relayout();
 }
 
+void ContentionView::changeEvent(QEvent* e) {
+    if (e->type() == QEvent::FontChange) relayout();
+    QWidget::changeEvent(e);
+}
+
 void ContentionView::relayout() {
     const QRect r = rect();
-    header_ = QRect(r.left(), r.top(), r.width(), kHeader);
-    legend_ = QRect(r.left(), r.bottom() - kLegend + 1, r.width(), kLegend);
+    {
+        const QFontMetrics fm(font());
+        QFont big = font();
+        big.setPointSizeF(big.pointSizeF() * 1.5);
+        header_h_ = std::max(34, QFontMetrics(big).height() + 8);
+        legend_h_ = std::max(20, fm.height() + 4);
+        nodeLabel_ = fm.horizontalAdvance(tr("node %1").arg(88)) + 14;
+        queueRow_ = std::max(17, fm.height() + 3);
+    }
+    header_ = QRect(r.left(), r.top(), r.width(), header_h_);
+    legend_ = QRect(r.left(), r.bottom() - legend_h_ + 1, r.width(), legend_h_);
     const int bodyTop = header_.bottom() + 1;
     const int bodyHeight = std::max(0, legend_.top() - bodyTop);
     const int laneWidth = r.width() * 11 / 20;
     lanes_ = QRect(r.left(), bodyTop, laneWidth, bodyHeight);
     queues_ =
         QRect(lanes_.right() + 8, bodyTop, std::max(0, r.right() - lanes_.right() - 8), bodyHeight);
+    // A lock's name gets what "libc.so.6/node11" needs, up to half the queue column.
+    queueName_ = std::clamp(
+        QFontMetrics(font()).horizontalAdvance(QStringLiteral("libc.so.6/node11")) + kChip + 8, 90,
+        std::max(90, queues_.width() / 2));
 
     // Lanes: grouped by node, a small gap between groups; as tall as the height allows.
     laneTop_.clear();
@@ -128,7 +141,7 @@ void ContentionView::relayout() {
         const int y = lanes_.top() + 2 + static_cast<int>(i * step) + group * kGroupGap;
         laneTop_.push_back(y);
         QRect& band = groups_.back().second;
-        const QRect strip(lanes_.left() + kNodeLabel, y, lanes_.width() - kNodeLabel - kChip - 4,
+        const QRect strip(lanes_.left() + nodeLabel_, y, lanes_.width() - nodeLabel_ - kChip - 4,
                           laneHeight_);
         band = band.isNull() ? strip : band.united(strip);
     }
@@ -138,8 +151,8 @@ void ContentionView::relayout() {
 
 QRect ContentionView::laneRect(int lane) const {
     if (lane < 0 || lane >= static_cast<int>(laneTop_.size())) return {};
-    return QRect(lanes_.left() + kNodeLabel, laneTop_[static_cast<std::size_t>(lane)],
-                 lanes_.width() - kNodeLabel - kChip - 4, laneHeight_);
+    return QRect(lanes_.left() + nodeLabel_, laneTop_[static_cast<std::size_t>(lane)],
+                 lanes_.width() - nodeLabel_ - kChip - 4, laneHeight_);
 }
 
 QRect ContentionView::chipRect(int lane) const {
@@ -155,7 +168,7 @@ QRect ContentionView::queueRect(int lock) const {
 
 int ContentionView::laneAt(QPoint p) const {
     for (int i = 0; i < static_cast<int>(laneTop_.size()); ++i) {
-        const QRect r = laneRect(i).adjusted(-kNodeLabel, 0, kChip + 4, 0);
+        const QRect r = laneRect(i).adjusted(-nodeLabel_, 0, kChip + 4, 0);
         if (r.contains(p)) return i;
     }
     return -1;
@@ -212,7 +225,7 @@ void ContentionView::paintTo(QPainter& p, const QRect& rect) {
             p.fillRect(QRect(lanes_.left() + 2, band.top(), 4, band.height()),
                        NodePalette::home(node));
             if (band.height() >= fm.height() - 4)
-                p.drawText(QRect(lanes_.left() + 8, band.top(), kNodeLabel - 10, band.height()),
+                p.drawText(QRect(lanes_.left() + 8, band.top(), nodeLabel_ - 10, band.height()),
                            Qt::AlignLeft | Qt::AlignVCenter, tr("node %1").arg(node));
             first += count;
         }
@@ -229,7 +242,7 @@ void ContentionView::paintTo(QPainter& p, const QRect& rect) {
     // (in the lock's colour), then the waiting CPUs in arrival order.
     queueRows_.clear();
     std::vector<int> shown;
-    const int fit = std::max(0, queues_.height() / kQueueRow - 1);
+    const int fit = std::max(0, queues_.height() / queueRow_ - 1);
     for (int i = 0; i < static_cast<int>(run_.locks.size()); ++i)
         shown.push_back(i);
     if (static_cast<int>(shown.size()) > fit) {
@@ -247,27 +260,28 @@ void ContentionView::paintTo(QPainter& p, const QRect& rect) {
         }
     }
     p.setPen(QColor(0x33, 0x33, 0x33));
-    p.drawText(QRect(queues_.left(), queues_.top(), queues_.width(), kQueueRow),
+    p.drawText(QRect(queues_.left(), queues_.top(), queues_.width(), queueRow_),
                Qt::AlignLeft | Qt::AlignVCenter,
-               tr("lock: holder | waiting in arrival order · %1/%2 locks")
-                   .arg(shown.size())
-                   .arg(run_.locks.size()));
-    int y = queues_.top() + kQueueRow;
+               fm.elidedText(tr("%1/%2 locks · holder | waiting in arrival order")
+                                 .arg(shown.size())
+                                 .arg(run_.locks.size()),
+                             Qt::ElideRight, queues_.width()));
+    int y = queues_.top() + queueRow_;
     QFont small = f;
     small.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
     const QFontMetrics sm(small);
     for (int lock : shown) {
         const live::LockQueue& q = run_.locks[static_cast<std::size_t>(lock)];
-        const QRect row(queues_.left(), y, queues_.width(), kQueueRow - 2);
+        const QRect row(queues_.left(), y, queues_.width(), queueRow_ - 2);
         queueRows_.push_back({lock, row});
         p.fillRect(QRect(row.left(), row.top() + 2, kChip, row.height() - 4), lockColor(lock));
         p.setFont(f);
         p.setPen(Qt::black);
         p.drawText(
-            QRect(row.left() + kChip + 4, row.top(), kQueueName - kChip - 6, row.height()),
+            QRect(row.left() + kChip + 4, row.top(), queueName_ - kChip - 6, row.height()),
             Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(QString::fromStdString(q.name), Qt::ElideMiddle, kQueueName - kChip - 6));
-        const int boxesLeft = row.left() + kQueueName;
+            fm.elidedText(QString::fromStdString(q.name), Qt::ElideMiddle, queueName_ - kChip - 6));
+        const int boxesLeft = row.left() + queueName_;
         const int avail = std::max(0, row.right() - boxesLeft - 30);
         const int count = static_cast<int>(q.holders.size() + q.waiting.size());
         const int boxW = count > 0 ? std::clamp(avail / count, 3, 28) : 28;
@@ -294,8 +308,8 @@ void ContentionView::paintTo(QPainter& p, const QRect& rect) {
             p.drawText(QRect(boxesLeft + k * boxW + 2, row.top(), 40, row.height()),
                        Qt::AlignLeft | Qt::AlignVCenter, tr("+%1").arg(count - maxBoxes));
         }
-        y += kQueueRow;
-        if (y + kQueueRow > queues_.bottom()) break;
+        y += queueRow_;
+        if (y + queueRow_ > queues_.bottom()) break;
     }
 
     // Legend: the three states; the locks are named by their rows above and on hover.

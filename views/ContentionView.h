@@ -50,6 +50,7 @@ signals:
 protected:
     void paintEvent(QPaintEvent*) override;
     void resizeEvent(QResizeEvent*) override;
+    void changeEvent(QEvent* e) override;  // a new font (workshop mode) lays the view out anew
     void mousePressEvent(QMouseEvent*) override;
     bool event(QEvent*) override;
 
@@ -67,6 +68,8 @@ private:
     QRect header_, lanes_, queues_, legend_;
     std::vector<int> laneTop_;  // y of each lane
     int laneHeight_ = 1;
+    // Geometry that follows the type (workshop mode enlarges it), set by relayout().
+    int header_h_ = 34, legend_h_ = 20, nodeLabel_ = 64, queueRow_ = 17, queueName_ = 150;
     std::vector<std::pair<int, QRect>> groups_;     // node, its lanes' band
     std::vector<std::pair<int, QRect>> queueRows_;  // lock, its row
 };

@@ -144,7 +144,7 @@ private slots:
         // writer), then exactly two waiting boxes.
         std::vector<char> seq;
         const int y = row.top() + 1;  // the boxes' top line, above their CPU numbers
-        for (int x = row.left() + 150; x < row.right(); ++x) {
+        for (int x = row.left() + 12; x < row.right(); ++x) {  // past the lock chip
             const QColor c = at(img, QPoint(x, y));
             const char k = same(c, ContentionView::lockColor(0).darker(130)) ? 'H'
                            : same(c, ContentionView::waitingColor())         ? 'W'
