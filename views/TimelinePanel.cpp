@@ -181,11 +181,10 @@ void TimelinePanel::setStats(const trace::RangeStats& s, const QString& over) {
                              sim::simEventName(static_cast<sim::SimEvent::Kind>(k))))
                          .arg(s.byKind[static_cast<std::size_t>(k)]);
     summary_->setText(
-        tr("%1 long: %L2 events, %L3 execs completed (%L4 execs/s)\n%5")
+        tr("%1 long: %L2 events; %3\n%4")
             .arg(QString::fromStdString(trace::formatTime(std::max<trace::Time>(0, s.to - s.from))))
             .arg(s.events)
-            .arg(s.execs)
-            .arg(s.execsPerSecond(), 0, 'f', 0)
+            .arg(QString::fromStdString(s.execRate().text()))
             .arg(kinds.isEmpty() ? tr("no events") : kinds.join(QStringLiteral(", "))));
 }
 

@@ -5,6 +5,7 @@
 #include "CliCommand.h"
 #include "InputErrors.h"
 #include "trace/BpftraceImport.h"
+#include "trace/ExecRate.h"
 #include "trace/PerfettoExport.h"
 #include "trace/TraceError.h"
 #include "trace/TraceReader.h"
@@ -64,8 +65,8 @@ int traceStats(const QStringList& args) {
         if (p.isSet("json")) {
             std::cout << s.toJson();
         } else {
-            std::cout << reader.header().source << ": " << s.events << " events, " << s.execs
-                      << " execs, " << s.inferredEvents << " inferred\n";
+            std::cout << reader.header().source << ": " << s.events << " events, "
+                      << s.inferredEvents << " inferred; " << s.rate.text() << '\n';
             for (const auto& f : s.files)
                 std::cout << "  " << f.path << ": " << f.inserts << " inserts, " << f.removes
                           << " removes, " << f.lockHolds << " lock holds, " << f.finalVmas
@@ -90,15 +91,28 @@ int traceReplay(const QStringList& args) {
         trace::TraceReplay replay(reader.header());
         sim::SimEvent e;
         std::string reason;
-        while (reader.next(e))
+        trace::ExecRate rate;  // said as immap trace stats and the Replay tab say it
+        std::int64_t first = 0, last = 0;
+        while (reader.next(e)) {
+            if (replay.events() == 0) first = e.time;
+            last = e.time;
+            rate.begins += e.kind == sim::SimEvent::ExecBegin;
+            rate.ends += e.kind == sim::SimEvent::ExecEnd;
             if (!replay.apply(e, reason)) throw trace::TraceError(in, reader.line(), reason);
+        }
+        rate.spanNs = replay.events() ? last - first + 1 : 0;
         if (!reader.complete()) replay.endsEarlyAt(reader.lastTime());
         const sim::SimResult r = replay.result();
         if (p.isSet("json")) {
             std::cout << r.toJson(true);
         } else {
-            std::cout << replay.events() << " events replayed; " << r.execsPerSecond
-                      << " execs/s over " << r.durationMs << " ms\n";
+            std::cout << replay.events() << " events replayed; ";
+            if (r.durationMs > 0)
+                std::cout << r.execsPerSecond << " execs/s over the recorded run's measured "
+                          << r.durationMs << " ms window (as immap simulate reports it)\n";
+            else
+                std::cout << "no measured window recorded; over the whole trace, " << rate.text()
+                          << '\n';
         }
         if (!reader.error().empty()) {
             std::cerr << reader.error() << '\n';

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/ExecRate.h"
 #include "trace/Timeline.h"
 #include "trace/TimelineFilter.h"
 
@@ -45,6 +46,8 @@ struct RangeStats {
     double execsPerSecond() const {
         return to > from ? static_cast<double>(execs) * 1e9 / static_cast<double>(to - from) : 0.0;
     }
+    // What every reader of a trace says of its throughput (ExecRate), over this range.
+    ExecRate execRate() const { return {byKind[sim::SimEvent::ExecBegin], execs, to - from}; }
     static RangeStats of(const Timeline& t, const TimelineFilter& filter, Time from, Time to);
     // Over the whole trace: [begin, end + 1).
     static RangeStats whole(const Timeline& t, const TimelineFilter& filter) {

@@ -18,12 +18,18 @@ TraceStats TraceStats::of(TraceReader& reader) {
     TraceReplay replay(h);
     sim::SimEvent e;
     std::string reason;
+    std::int64_t first = 0, last = 0;
     while (reader.next(e)) {
+        if (s.events == 0) first = e.time;
+        last = e.time;
         ++s.events;
         if (e.inferred) ++s.inferredEvents;
         switch (e.kind) {
             case sim::SimEvent::ExecBegin:
                 ++s.execs;
+                break;
+            case sim::SimEvent::ExecEnd:
+                ++s.rate.ends;
                 break;
             case sim::SimEvent::TreeInsert:
                 ++s.files[static_cast<std::size_t>(e.file)].inserts;
@@ -39,6 +45,9 @@ TraceStats TraceStats::of(TraceReader& reader) {
         }
         if (!replay.apply(e, reason)) throw TraceError(reader.path(), reader.line(), reason);
     }
+    s.rate.begins = s.execs;
+    // As the timeline's whole range: [first, last + 1).
+    s.rate.spanNs = s.events ? last - first + 1 : 0;
     s.error = reader.error();
     for (std::size_t f = 0; f < s.files.size(); ++f)
         for (std::size_t t = 0; t < replay.treeCount(static_cast<int>(f)); ++t)

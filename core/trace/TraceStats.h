@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "trace/ExecRate.h"
+
 namespace immap::trace {
 
 class TraceReader;
@@ -21,6 +23,7 @@ struct TraceFileStats {
 struct TraceStats {
     std::uint64_t events = 0;
     std::uint64_t execs = 0;  // exec begin events
+    ExecRate rate;            // over the trace's first to last event
     std::uint64_t inferredEvents = 0;
     std::vector<TraceFileStats> files;
     std::string error;  // the reader's complaint if the trace stopped early ("" if clean)

@@ -27,7 +27,10 @@
 #include "sim/Simulator.h"
 #include "topology/Topology.h"
 #include "trace/BpftraceImport.h"
+#include "trace/ExecRate.h"
 #include "trace/PerfettoExport.h"
+#include "trace/RangeStats.h"
+#include "trace/Timeline.h"
 #include "trace/TraceCursor.h"
 #include "trace/TraceError.h"
 #include "trace/TraceReader.h"
@@ -452,6 +455,17 @@ private slots:
         QVERIFY(S_ISFIFO(st.st_mode));  // still the FIFO, not replaced
     }
 
+    // The one wording of a trace's throughput, by hand.
+    void execRateSaysWhatItCounts() {
+        QCOMPARE(
+            ExecRate({10, 0, 2'000'000}).text(),
+            std::string("10 exec begins in 2.0 ms: 5,000 /s (the trace records no exec ends)"));
+        QCOMPARE(ExecRate({1'300'000, 1'234'567, 1'000'000'000}).text(),
+                 std::string("1,234,567 execs completed in 1000.0 ms: 1,234,567 execs/s"));
+        QCOMPARE(ExecRate({0, 0, 0}).perSecond(), 0.0);
+        QCOMPARE(ExecRate({5, 400, 100'000'000}).perSecond(), 4000.0);  // ends win when present
+    }
+
     // The real recording, against counts taken from its own lines here.
     void realRecordingImports() {
         const std::string in = std::string(IMMAP_SAMPLES) + "/traces/trace-execl-2x500.bt.txt";
@@ -484,6 +498,17 @@ private slots:
         TraceReader reader(out);
         const TraceStats st = TraceStats::of(reader);
         QCOMPARE(st.execs, execs);
+        // One throughput figure: the recording marks exec begins only, so the rate counts them
+        // and says so; immap trace stats and the Replay tab's whole-trace statistics agree.
+        QVERIFY(st.rate.countsBegins());
+        QCOMPARE(st.rate.begins, execs);
+        TraceReader again(out);
+        const Timeline tl = Timeline::fromReader(again);
+        const ExecRate whole = RangeStats::whole(tl, TimelineFilter{}).execRate();
+        QCOMPARE(whole.begins, st.rate.begins);
+        QCOMPARE(whole.ends, st.rate.ends);
+        QCOMPARE(whole.spanNs, st.rate.spanNs);
+        QCOMPARE(whole.text(), st.rate.text());
         std::map<std::string, TraceFileStats> byPath;
         for (const auto& fs : st.files)
             byPath[fs.path] = fs;
