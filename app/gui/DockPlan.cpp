@@ -36,6 +36,16 @@ void DockPlan::apply(const QString& view) {
     applying_ = false;
 }
 
+void DockPlan::showOnly(const QStringList& docks) {
+    applying_ = true;
+    for (const Entry& e : docks_) {
+        const bool on = docks.contains(e.dock->objectName());
+        e.dock->setVisible(on);
+        e.dock->toggleViewAction()->setChecked(on);
+    }
+    applying_ = false;
+}
+
 QStringList DockPlan::shownOn(const QString& view) const {
     QStringList names;
     for (const Entry& e : docks_)

@@ -30,6 +30,9 @@ public:
     // A slide's choice for a view: exactly these docks (object names), as if the user had
     // chosen them; apply() afterwards to see it.
     void choose(const QString& view, const QStringList& docks);
+    // A slide's docks: exactly these (object names) until the tab changes, recorded as no
+    // one's choice, so the user's own per-view choices come back on the next tab.
+    void showOnly(const QStringList& docks);
     // The views with a choice (user's or slide's) and the docks shown there: kept in the
     // settings so a closed dock stays closed on its view.
     std::map<QString, QStringList> choices() const;

@@ -291,6 +291,23 @@ bool MainWindow::setView(const QString& name) {
     return false;
 }
 
+void MainWindow::showSlideDocks(const std::vector<std::string>& names) {
+    // Scenario::dockNames() to the docks' object names: the only place they meet.
+    static const std::map<std::string, QString> kObject = {
+        {"files", QStringLiteral("filesDock")},
+        {"vmas", QStringLiteral("vmaDock")},
+        {"steps", QStringLiteral("stepsDock")},
+        {"parameters", QStringLiteral("paramsDock")}};
+    QStringList docks;
+    for (const std::string& n : names)
+        if (auto it = kObject.find(n); it != kObject.end()) docks << it->second;
+    dockPlan_->showOnly(docks);
+}
+
+void MainWindow::restoreDocks() {
+    dockPlan_->apply(currentViewName());
+}
+
 QString MainWindow::currentViewName() const {
     for (const auto& [n, page] : pages_)
         if (page == tabs_->currentWidget()) return n;

@@ -71,6 +71,8 @@ public:
     // A tab by its name, one of session::Scenario::viewNames() ("tree" is "trees").
     bool setView(const QString& name) override;
     QString currentViewName() const override;
+    void showSlideDocks(const std::vector<std::string>& names) override;
+    void restoreDocks() override;
     // Where errors go in --screenshot mode: stderr instead of a dialog.
     void setHeadless(bool headless) { headless_ = headless; }
     // Whether a new update starts playing at once (tests step it by hand).

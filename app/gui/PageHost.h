@@ -23,6 +23,9 @@ public:
     virtual void showPage(QWidget* page) = 0;       // bring a tab to the front
     virtual bool setView(const QString& name) = 0;  // false for a name that is no view
     virtual QString currentViewName() const = 0;
+    // A slide's docks, by Scenario::dockNames(), until the tab changes.
+    virtual void showSlideDocks(const std::vector<std::string>& names) = 0;
+    virtual void restoreDocks() = 0;  // the tab's own docks again
 
 protected:
     PageHost() = default;

@@ -222,11 +222,13 @@ void Workshop::setWorkshopMode(bool on) {
         qApp->setProperty("immapFontScale", kFontScale);  // the text views paint themselves
         window_.setWindowState(window_.windowState() | Qt::WindowFullScreen);
         captionBar_->show();
+        if (bookmark_ >= 0) showBookmark(bookmark_);  // the slide's docks
     } else {
         QApplication::setFont(*normalFont_);
         qApp->setProperty("immapFontScale", QVariant());
         window_.setWindowState(stateBefore_ & ~Qt::WindowFullScreen);
         captionBar_->setVisible(!scenario_.bookmarks.empty());
+        host_.restoreDocks();
     }
     host_.showStatus(
         on ? tr("Workshop mode: F11 to leave, PgDn/PgUp for bookmarks") : tr("Workshop mode off"),
@@ -240,6 +242,8 @@ void Workshop::showBookmark(int index) {
     const session::ScenarioBookmark& b = scenario_.bookmarks[static_cast<std::size_t>(bookmark_)];
     if (!b.view.empty()) host_.setView(QString::fromStdString(b.view));
     if (b.event && session_.replay().cursor) replay_.seek(static_cast<qint64>(*b.event));
+    // A slide shows the docks it names; in workshop mode, none unless it names some.
+    if (b.docks || on_) host_.showSlideDocks(b.docks.value_or(std::vector<std::string>{}));
     // Rich text for the bold face: a style sheet or font of its own would stop the label
     // following the application font that workshop mode scales.
     caption_->setText(tr("%1/%2&nbsp;&nbsp;<b>%3</b>")

@@ -6,6 +6,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <set>
@@ -159,7 +160,7 @@ const std::set<QString> kTopKeys = {"version",
                                     "durationMs",
                                     "seed",
                                     "bands"};
-const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs"};
+const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs", "docks"};
 
 bool knownView(const std::string& v) {
     for (const std::string& n : Scenario::viewNames())
@@ -193,6 +194,20 @@ void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenar
             b.event = r.integer(o["event"], "event", r.at().key("event", from), 0, 9.0e15);
         if (o.contains("timeMs"))
             b.timeMs = r.number(o["timeMs"], "timeMs", r.at().key("timeMs", from), 0, 1e9);
+        if (o.contains("docks")) {
+            const qsizetype k = r.at().key("docks", from);
+            if (!o["docks"].isArray())
+                r.fail(k, "\"docks\"" + where + " must be a list of dock names");
+            b.docks.emplace();
+            for (const QJsonValue& d : o["docks"].toArray()) {
+                const std::string name = d.toString().toStdString();
+                const auto& known = Scenario::dockNames();
+                if (!d.isString() || std::find(known.begin(), known.end(), name) == known.end())
+                    r.fail(k, "unknown dock \"" + name + "\"" + where +
+                                  " (files, vmas, steps or parameters)");
+                b.docks->push_back(name);
+            }
+        }
         s.bookmarks.push_back(std::move(b));
     }
 }
@@ -325,6 +340,11 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     return s;
 }
 
+const std::vector<std::string>& Scenario::dockNames() {
+    static const std::vector<std::string> kNames{"files", "vmas", "steps", "parameters"};
+    return kNames;
+}
+
 Scenario Scenario::load(const std::string& path) {
     std::string text = io::InputFile::read<ScenarioError>(path, kMaxBytes, "a scenario");
     const std::string dir = QFileInfo(QString::fromStdString(path)).absolutePath().toStdString();
@@ -374,6 +394,12 @@ std::string Scenario::toJson() const {
             if (!b.view.empty()) m["view"] = QString::fromStdString(b.view);
             if (b.event) m["event"] = static_cast<double>(*b.event);
             if (b.timeMs) m["timeMs"] = *b.timeMs;
+            if (b.docks) {
+                QJsonArray d;
+                for (const std::string& n : *b.docks)
+                    d.append(QString::fromStdString(n));
+                m["docks"] = d;
+            }
             a.append(m);
         }
         o["bookmarks"] = a;

@@ -29,6 +29,8 @@ struct ScenarioBookmark {
     std::string view;                    // the tab to show ("" = stay)
     std::optional<std::uint64_t> event;  // a trace event index, when a trace is open
     std::optional<double> timeMs;        // or a simulated time
+    // The docks the slide shows (Scenario::dockNames()); none when absent, in workshop mode.
+    std::optional<std::vector<std::string>> docks;
     bool operator==(const ScenarioBookmark&) const = default;
 };
 
@@ -66,6 +68,8 @@ struct Scenario {
     static Scenario fromJson(const std::string& json, const std::string& fileName,
                              const std::string& baseDir = ".");
     static Scenario load(const std::string& path);
+    // The docks a bookmark may name: "files", "vmas", "steps", "parameters".
+    static const std::vector<std::string>& dockNames();
     std::string toJson() const;
     // Atomic (io::AtomicFile): a failed or interrupted save leaves the old file as it was.
     void save(const std::string& path) const;

@@ -6,6 +6,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCheckBox>
+#include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFile>
 #include <QJsonArray>
@@ -142,6 +143,42 @@ private slots:
         for (int i = 0; i < marks.size() + 3; ++i)
             QTest::keyClick(&w, Qt::Key_PageUp);
         QCOMPARE(w.currentBookmark(), 0);
+    }
+
+    // A slide chooses its docks: the ones it names, else none in workshop mode; the next tab
+    // and leaving workshop mode bring the tab's own docks back.
+    void slidesChooseTheirDocks() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("docks.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "source": "synthetic:libc?processes=40&seed=1",
+                    "bookmarks": [{"caption": "bare", "view": "split"},
+                                  {"caption": "steps", "view": "split", "docks": ["steps"]}]})");
+        f.close();
+        gui::MainWindow w(false);
+        w.loadDefault();
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openScenario(path));
+        auto shown = [&] {
+            QStringList names;
+            for (const QDockWidget* d : w.findChildren<QDockWidget*>())
+                if (d->isVisible()) names << d->objectName();
+            names.sort();
+            return names;
+        };
+        const QStringList own = shown();  // not in workshop mode: the split tab's docks
+        QVERIFY(own.contains(QStringLiteral("stepsDock")) && own.size() >= 2);
+        w.setWorkshopMode(true);
+        QApplication::processEvents();
+        QCOMPARE(shown(), QStringList());  // bookmark 1 names none
+        w.showBookmark(1);
+        QApplication::processEvents();
+        QCOMPARE(shown(), QStringList{QStringLiteral("stepsDock")});
+        w.setWorkshopMode(false);
+        QApplication::processEvents();
+        QCOMPARE(shown(), own);
     }
 
     void workshopModeScalesTypeAndGoesFullScreen() {

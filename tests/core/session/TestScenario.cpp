@@ -51,7 +51,10 @@ private slots:
         s.view = "throughput";
         s.bookmarks = {{"first", "split", std::nullopt, std::nullopt},
                        {"second\nline", "", std::uint64_t{123456789012}, std::nullopt},
-                       {"third", "throughput", std::nullopt, 2.5}};
+                       {"third", "throughput", std::nullopt, 2.5},
+                       {"fourth", "split", std::nullopt, std::nullopt,
+                        std::vector<std::string>{"steps", "vmas"}},
+                       {"fifth", "split", std::nullopt, std::nullopt, std::vector<std::string>{}}};
         QTemporaryDir dir;
         const std::string path = dir.filePath("s.json").toStdString();
         s.save(path);
@@ -96,6 +99,10 @@ private slots:
                                      << "bad.json:3: unknown key \"polices\"";
         QTest::newRow("wrong type") << "{\"version\": 1,\n\"topology\": 12}"
                                     << "bad.json:2: \"topology\" must be a string";
+        QTest::newRow("unknown dock") << "{\"version\": 1,\n\"bookmarks\": [{\"caption\": \"a\",\n "
+                                         "\"docks\": [\"steps\", \"toolbox\"]}]}"
+                                      << "bad.json:3: unknown dock \"toolbox\" in bookmark 1 "
+                                         "(files, vmas, steps or parameters)";
         QTest::newRow("policies not a list") << "{\"version\": 1,\n\"policies\": \"single\"}"
                                              << "bad.json:2: \"policies\" must be a list";
         QTest::newRow("unknown policy")
