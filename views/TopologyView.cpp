@@ -148,11 +148,7 @@ void TopologyView::relayout() {
     if (topo_ && topo_->nodeCount() > 0) {
         // The grid's digits: as large as the cells allow, up to the view's text size.
         const double cell = matrixCell(0, 0).width();
-        unsigned far = 10;
-        for (const auto& row : topo_->distances())
-            for (unsigned v : row)
-                far = std::max(far, v);
-        const QString widest = QString::number(far);
+        const QString widest = QString::number(distanceRange().second);
         int px = pxFont(font(), 11).pixelSize();
         for (; px >= 7; --px) {
             QFont f = font();
@@ -307,10 +303,7 @@ void TopologyView::paintEvent(QPaintEvent*) {
     // The node graph: edges shaded by distance, nodes in their colours.
     const std::size_t n = topo_->nodeCount();
     const auto& d = topo_->distances();
-    unsigned lo = 255, hi = 10;
-    for (const auto& row : d)
-        for (unsigned v : row)
-            lo = std::min(lo, v), hi = std::max(hi, v);
+    const auto [lo, hi] = distanceRange();
     p.setFont(text);
     p.setPen(Qt::black);
     label(QRectF(graphArea_.left(), graphArea_.top(), graphArea_.width(), linePx_),
@@ -346,13 +339,19 @@ void TopologyView::paintEvent(QPaintEvent*) {
     }
 }
 
+std::pair<unsigned, unsigned> TopologyView::distanceRange() const {
+    unsigned lo = 255, hi = 10;
+    if (topo_)
+        for (const auto& row : topo_->distances())
+            for (unsigned v : row)
+                lo = std::min(lo, v), hi = std::max(hi, v);
+    return {std::min(lo, hi), hi};
+}
+
 void TopologyView::paintMatrix(QPainter& p) {
     const std::size_t n = topo_->nodeCount();
     const auto& d = topo_->distances();
-    unsigned lo = 255, hi = 10;
-    for (const auto& row : d)
-        for (unsigned v : row)
-            lo = std::min(lo, v), hi = std::max(hi, v);
+    const auto [lo, hi] = distanceRange();
     const QFont text = pxFont(font(), 12);
     const QFontMetricsF fm(text);
     p.setFont(text);

@@ -51,6 +51,8 @@ protected:
 
 private:
     void relayout();
+    // The smallest and largest SLIT distance in the table ({10, 10} when it is empty).
+    std::pair<unsigned, unsigned> distanceRange() const;
     void paintMatrix(QPainter& p);
     void paintHeatLegend(QPainter& p);
 

@@ -45,13 +45,6 @@ private:
     std::vector<std::pair<QWidget*, QSize>> saved_;
 };
 
-QSize stacked(const QList<QWidget*>& parts) {
-    QSize s(0, 0);
-    for (QWidget* w : parts)
-        s = QSize(std::max(s.width(), w->width()), s.height() + w->height());
-    return s;
-}
-
 void paintParts(QPainter& p, const QList<QWidget*>& parts) {
     int y = 0;
     for (QWidget* w : parts) {
@@ -62,6 +55,13 @@ void paintParts(QPainter& p, const QList<QWidget*>& parts) {
 }
 
 }  // namespace
+
+QSize ViewExporter::figureSize(const QList<QWidget*>& parts) {
+    QSize s(0, 0);
+    for (QWidget* w : parts)
+        s = QSize(std::max(s.width(), w->width()), s.height() + w->height());
+    return s;
+}
 
 QString ViewExporter::filters() {
     return QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)");
@@ -92,7 +92,7 @@ QString ViewExporter::saveFigure(const QList<QWidget*>& parts, const QString& pa
             .arg(size.width())
             .arg(size.height());
     const Resized resized(parts, size);
-    const QSize logical = stacked(parts);
+    const QSize logical = figureSize(parts);
     // Rendered in memory, then saved as every file is (io::AtomicFile).
     QBuffer out;
     out.open(QIODevice::WriteOnly);

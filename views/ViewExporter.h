@@ -28,6 +28,8 @@ public:
                               const std::vector<std::string>& inputs = {}, QSize size = {},
                               double scale = 1);
     static QString filters();  // for QFileDialog
+    // The parts stacked top to bottom, as saveFigure lays them out: widest by summed heights.
+    static QSize figureSize(const QList<QWidget*>& parts);
 };
 
 }  // namespace immap::views

@@ -484,29 +484,27 @@ bool MainWindow::exportFigure(const QString& path, QSize size, double scale) {
     return true;
 }
 
-void MainWindow::exportFigureDialog() {
-    QSize shown(0, 0);
-    for (QWidget* w : currentFigure())
-        shown = QSize(std::max(shown.width(), w->width()), shown.height() + w->height());
-    FigureExportDialog d(shown, this);
-    if (d.exec() != QDialog::Accepted) return;
+QString MainWindow::askExportPath(const QString& title, const QString& key,
+                                  const QString& fallback) {
     QSettings s;
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the figure"), s.value("export/figure", "immap-figure.png").toString(),
-        views::ViewExporter::filters());
-    if (path.isEmpty()) return;
-    if (persist_) s.setValue("export/figure", path);
-    exportFigure(path, d.figureSize(), d.scale());
+        this, title, s.value(key, fallback).toString(), views::ViewExporter::filters());
+    if (!path.isEmpty() && persist_) s.setValue(key, path);
+    return path;
+}
+
+void MainWindow::exportFigureDialog() {
+    FigureExportDialog d(views::ViewExporter::figureSize(currentFigure()), this);
+    if (d.exec() != QDialog::Accepted) return;
+    const QString path = askExportPath(tr("Export the figure"), QStringLiteral("export/figure"),
+                                       QStringLiteral("immap-figure.png"));
+    if (!path.isEmpty()) exportFigure(path, d.figureSize(), d.scale());
 }
 
 void MainWindow::exportDialog() {
-    QSettings s;
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the current view"), s.value("export/last", "immap-view.png").toString(),
-        views::ViewExporter::filters());
-    if (path.isEmpty()) return;
-    if (persist_) s.setValue("export/last", path);
-    exportView(path);
+    const QString path = askExportPath(tr("Export the current view"), QStringLiteral("export/last"),
+                                       QStringLiteral("immap-view.png"));
+    if (!path.isEmpty()) exportView(path);
 }
 
 }  // namespace immap::gui

@@ -203,6 +203,8 @@ private:
     void fillFilePicker();
     void exportDialog();
     void exportFigureDialog();
+    // The save dialog of both exports; the last path is kept under `key`. "" if cancelled.
+    QString askExportPath(const QString& title, const QString& key, const QString& fallback);
     void buildThroughputTab();
     void showSettings();  // the session's settings into the controls that edit them
 
