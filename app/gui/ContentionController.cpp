@@ -50,7 +50,7 @@ bool ContentionController::start(const topology::Topology& topology,
                 if (!paused_ && driver->paused()) driver->resume();
                 bool changed = false;
                 for (int n = steps_.exchange(0); n > 0; --n)
-                    changed = driver->step() || changed;
+                    changed = driver->stepVisible() || changed;
                 const double wall = std::chrono::duration<double>(frameStart - last).count();
                 last = frameStart;
                 const auto deadline = frameStart + std::chrono::milliseconds(kBudgetMs);

@@ -36,7 +36,9 @@ public:
     void resume();
     void togglePause();
     bool paused() const { return paused_; }
-    void step();  // one simulator event (pauses first)
+    // Pauses, then runs simulator events up to the first that changes what is shown
+    // (LiveDriver::stepVisible).
+    void step();
     void setSlowdown(double factor);
     // Stops the worker and joins it (within one frame's slice).
     void cancel();

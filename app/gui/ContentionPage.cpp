@@ -12,22 +12,42 @@ namespace immap::gui {
 ContentionPage::ContentionPage(session::Session& session, PageHost& host, QWidget* parent)
     : QWidget(parent), session_(session), host_(host) {
     controls_ = new views::ContentionControls(this);
-    auto* sides = new QSplitter(Qt::Horizontal, this);
+    figure_ = new QWidget(this);
+    caption_ = new QLabel(figure_);
+    caption_->setObjectName(QStringLiteral("contentionCaption"));
+    caption_->setWordWrap(true);
+    caption_->setTextFormat(Qt::PlainText);
+    caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    caption_->setContentsMargins(8, 4, 8, 4);
+    caption_->setAutoFillBackground(true);
+    {
+        QPalette pal = caption_->palette();
+        pal.setColor(QPalette::Window, QColor(0xfd, 0xf6, 0xe3));
+        caption_->setPalette(pal);
+    }
+    auto* sides = new QSplitter(Qt::Horizontal, figure_);
     sides_ = sides;
     for (int i = 0; i < 2; ++i) {
         auto* column = new QSplitter(Qt::Vertical, sides);
         views_[i] = new views::ContentionView(column);
         trees_[i] = new views::TreeView(column);
         trees_[i]->setMotionDuration(0);  // ops land many times a second
-        column->setStretchFactor(0, 3);
-        column->setStretchFactor(1, 2);
+        // The lanes are what this tab teaches; the tree below shows the ops landing.
+        column->setStretchFactor(0, 2);
+        column->setStretchFactor(1, 1);
     }
     auto* box = new QVBoxLayout(this);
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(0);
+    auto* figureBox = new QVBoxLayout(figure_);
+    figureBox->setContentsMargins(0, 0, 0, 0);
+    figureBox->setSpacing(0);
+    figureBox->addWidget(caption_);
+    figureBox->addWidget(sides, 1);
     box->addWidget(controls_);
-    box->addWidget(sides, 1);
+    box->addWidget(figure_, 1);
     controller_ = new ContentionController(this);
+    showCaption(nullptr);
 
     auto shortcut = [this](const QList<QKeySequence>& keys, auto slot) {
         auto* a = new QAction(this);
@@ -40,6 +60,7 @@ ContentionPage::ContentionPage(session::Session& session, PageHost& host, QWidge
         if (!controller_->running()) return;
         controller_->togglePause();
         controls_->setPaused(controller_->paused());
+        showCaption(controller_->latest().get());
     };
     auto step = [this] {
         if (!controller_->running()) return;
@@ -50,6 +71,7 @@ ContentionPage::ContentionPage(session::Session& session, PageHost& host, QWidge
         controller_->cancel();
         controls_->setRunning(false);
         controls_->setStatus(tr("cancelled"));
+        showCaption(nullptr);
     };
     shortcut({QKeySequence(tr("Ctrl+Return")), QKeySequence(tr("Ctrl+Enter"))},
              [this] { start(); });
@@ -68,6 +90,7 @@ ContentionPage::ContentionPage(session::Session& session, PageHost& host, QWidge
     connect(controller_, &ContentionController::finished, this, [this] {
         controls_->setRunning(false);
         controls_->setStatus(tr("finished"));
+        showCaption(nullptr);
     });
     connect(controller_, &ContentionController::failed, this, [this](const QString& reason) {
         controls_->setRunning(false);
@@ -169,6 +192,7 @@ void ContentionPage::show(const live::LiveSnapshot& s) {
             host_.showStatus(QString::fromStdString("live state: " + r.error), 5000);
     }
     controls_->setPaused(s.paused);
+    showCaption(&s);
     controls_->setStatus(tr("t = %L1 µs simulated · %L2x slower%3%4")
                              .arg(static_cast<double>(s.now) / 1000.0, 0, 'f', 1)
                              .arg(s.slowdown, 0, 'f', 0)
@@ -179,6 +203,40 @@ void ContentionPage::show(const live::LiveSnapshot& s) {
                              .arg(s.paused     ? tr(" · paused")
                                   : s.finished ? tr(" · finished")
                                                : QString()));
+}
+
+void ContentionPage::showCaption(const live::LiveSnapshot* s) {
+    QString text;
+    if (s)
+        for (const live::RunSnapshot& r : s->runs) {
+            if (r.stepped.empty()) continue;
+            // The step's first event is what ran; the ones it caused follow on the next line.
+            constexpr std::size_t kShown = 3;
+            text = tr("Step, %1 at t = %L2 µs: %3")
+                       .arg(QString::fromStdString(r.policy))
+                       .arg(static_cast<double>(r.now) / 1000.0, 0, 'f', 3)
+                       .arg(QString::fromStdString(r.stepped.front()));
+            for (std::size_t i = 1; i < r.stepped.size() && i < kShown; ++i)
+                text += (i == 1 ? QStringLiteral("\nthen ") : QStringLiteral("; then ")) +
+                        QString::fromStdString(r.stepped[i]);
+            if (r.stepped.size() > kShown)
+                text += tr(" (and %1 more)").arg(r.stepped.size() - kShown);
+        }
+    if (text.isEmpty()) {
+        const bool running = controller_->running() || (s && !s->finished && !s->cancelled);
+        text = !running
+                   ? tr("Start (Ctrl+Return) runs both policies side by side on one "
+                        "simulated clock; P pauses, . runs one event and says here what it did.")
+               : s && s->paused ? tr("Paused: the lanes, their history and the queues stand "
+                                     "still. . (or Ctrl+Right) runs one event and says here "
+                                     "what it did; P resumes.")
+                                : tr("Running: P pauses everything, history included; . runs "
+                                     "one event at a time.");
+    }
+    caption_->setText(text);
+    // Two lines whatever it says, so that stepping never moves the lanes; follows the type.
+    const int h = caption_->fontMetrics().lineSpacing() * 2 + 10;
+    if (caption_->maximumHeight() != h) caption_->setFixedHeight(h);
 }
 
 }  // namespace immap::gui

@@ -6,6 +6,7 @@
 // land (TreeView). Shortcuts while the tab has focus: Ctrl+Return start, P pause/resume, . or
 // Ctrl+Right step, Esc cancel. The policies and copies live in the session (its live choice).
 
+#include <QLabel>
 #include <QWidget>
 #include <memory>
 
@@ -36,16 +37,21 @@ public:
     views::ContentionControls* controls() const { return controls_; }
     views::ContentionView* view(int side) const { return views_[side]; }
     views::TreeView* tree(int side) const { return trees_[side]; }
-    // The drawing without the controls: both sides' lanes and trees.
-    QWidget* figure() const { return sides_; }
+    // The drawing without the controls: the caption, both sides' lanes and trees.
+    QWidget* figure() const { return figure_; }
+    // What the last step did (the stepping run's events in words), or what the keys do now.
+    QLabel* caption() const { return caption_; }
 
 private:
     void takeChoice();
     void show(const live::LiveSnapshot& s);
+    void showCaption(const live::LiveSnapshot* s);
 
     session::Session& session_;
     PageHost& host_;
     views::ContentionControls* controls_ = nullptr;
+    QWidget* figure_ = nullptr;
+    QLabel* caption_ = nullptr;
     QWidget* sides_ = nullptr;
     views::ContentionView* views_[2] = {nullptr, nullptr};
     views::TreeView* trees_[2] = {nullptr, nullptr};

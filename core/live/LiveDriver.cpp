@@ -53,6 +53,10 @@ sim::Time LiveDriver::tick(double wallSeconds, const std::function<bool()>& keep
 
 sim::Time LiveDriver::advanceTo(sim::Time target, const std::function<bool()>& keepGoing) {
     const sim::Time from = now_;
+    // The clock moves on: the last step's captions no longer say what is on screen.
+    if (target > now_)
+        for (auto& r : runs_)
+            r->state->clearStepCaptions();
     while (now_ < target && !cancelled_) {
         const sim::Time t = std::min(target, now_ + kSliceNs);
         for (auto& r : runs_)
@@ -75,9 +79,28 @@ bool LiveDriver::step() {
             at = t;
         }
     }
-    if (!first || !first->sim->step()) return false;
+    if (!first) return false;
+    // Only the stepping run's captions are kept: the other's would describe an older step.
+    for (auto& r : runs_) {
+        r->state->clearStepCaptions();
+        r->state->captureSteps(r.get() == first);
+    }
+    const bool stepped = first->sim->step();
+    first->state->captureSteps(false);
+    if (!stepped) return false;
     now_ = std::max(now_, at);
     return true;
+}
+
+bool LiveDriver::stepVisible(int maxEvents) {
+    bool any = false;
+    for (int i = 0; i < maxEvents; ++i) {
+        if (!step()) return any;
+        any = true;
+        for (const auto& r : runs_)
+            if (!r->state->stepCaptions().empty()) return true;
+    }
+    return any;
 }
 
 bool LiveDriver::finished() const {

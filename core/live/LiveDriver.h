@@ -68,6 +68,11 @@ public:
     // Exactly one simulator event, of the run whose next event comes first (the first run on
     // a tie); the clock moves to its time. Works while paused. False when every run is over.
     bool step();
+    // Steps until an event shows (some run's state emits a SimEvent: the step captions are
+    // then non-empty), so that a presenter's step never looks like nothing happened: the
+    // simulator's own bookkeeping events (a lock word arriving, unlocked work ending) are
+    // run through. At most maxEvents; false when every run is over.
+    bool stepVisible(int maxEvents = 100000);
 
     sim::Time now() const { return now_; }
     bool finished() const;

@@ -44,9 +44,15 @@ struct RunSnapshot {
     bool finished = false;
     std::vector<Lane> lanes;  // by node, then CPU
     std::vector<LockQueue> locks;
-    std::uint64_t execs = 0;                        // completed since the start
-    double execsPerSecond = 0;                      // over the sliding window of simulated time
-    std::uint64_t events = 0;                       // simulator events handled
+    std::uint64_t execs = 0;    // completed since the start
+    double execsPerSecond = 0;  // over the sliding window of simulated time
+    std::uint64_t events = 0;   // simulator events handled
+    // Before the simulator's measured window (its warm-up): the running execs/s is not the
+    // run's steady rate yet.
+    bool warmingUp = true;
+    // What the last single step of this run did, one caption per event (EventCaption); empty
+    // when another run stepped or the clock has moved on since.
+    std::vector<std::string> stepped;
     std::shared_ptr<const session::DrawTree> tree;  // the chosen file's chosen tree
     std::string treeTitle;
     std::size_t treeVmas = 0;

@@ -1,5 +1,7 @@
 #include "live/LiveState.h"
 
+#include "live/EventCaption.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -78,6 +80,21 @@ void LiveState::apply(const sim::SimEvent& e) {
     if (firstTime_ < 0) firstTime_ = e.time;
     std::string reason;
     if (!state_->apply(e, reason) && error_.empty()) error_ = reason;
+    if (capture_)
+        stepCaptions_.push_back(
+            eventCaption(e, header_,
+                         e.lock >= 0 && static_cast<std::size_t>(e.lock) < locks_.size()
+                             ? &locks_[static_cast<std::size_t>(e.lock)]
+                             : nullptr));
+}
+
+void LiveState::captureSteps(bool on) {
+    if (on) stepCaptions_.clear();
+    capture_ = on;
+}
+
+void LiveState::windowStarted(const sim::SimEvent&) {
+    windowStarted_ = true;
 }
 
 void LiveState::waitBegan(const sim::SimEvent& e) {
@@ -149,6 +166,8 @@ RunSnapshot LiveState::snapshot(sim::Time now, bool withTree) {
     s.policy = header_.policy;
     s.execs = execs_;
     s.execsPerSecond = execsPerSecond(now);
+    s.warmingUp = !windowStarted_;
+    s.stepped = stepCaptions_;
     s.locks = locks_;
     s.error = error_;
     // One lane per busy CPU, by node then CPU; the most telling state of its copies wins.

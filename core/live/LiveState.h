@@ -38,6 +38,13 @@ public:
     void begin(const trace::TraceHeader& header);
     void onEvent(const sim::SimEvent& e) override;
 
+    // While on, every applied event is put in words (stepCaptions()); the driver turns it on
+    // around a single step. Turning it on clears the last step's captions.
+    void captureSteps(bool on);
+    void clearStepCaptions() { stepCaptions_.clear(); }
+    const std::vector<std::string>& stepCaptions() const { return stepCaptions_; }
+    bool warmingUp() const { return !windowStarted_; }
+
     // Which tree snapshot() draws: a file by name (none when absent) and a tree slot.
     void chooseTree(const std::string& file, int tree);
     // The state at simulated time `now` (which sets the rate window's end). withTree: draw the
@@ -66,6 +73,7 @@ private:
     void released(const sim::SimEvent& e, bool lastHeld) override;
     void treeChanged(const sim::SimEvent& e) override;
     void execEnded(const sim::SimEvent& e) override;
+    void windowStarted(const sim::SimEvent& e) override;
 
     trace::TraceHeader header_;
     bool begun_ = false;
@@ -82,6 +90,9 @@ private:
     std::uint64_t drawnChanges_ = ~std::uint64_t{0};
     std::shared_ptr<const session::DrawTree> drawn_;
     std::string error_;
+    bool capture_ = false;
+    std::vector<std::string> stepCaptions_;
+    bool windowStarted_ = false;
 };
 
 }  // namespace immap::live

@@ -8,6 +8,24 @@
 
 namespace immap::sim {
 
+const char* purposeText(Purpose p) {
+    switch (p) {
+        case Purpose::Map:
+            return "to map a new VMA (vma_link_file)";
+        case Purpose::Split:
+            return "for a split (__split_vma: vma_prepare)";
+        case Purpose::Unlink:
+            return "to unlink VMAs (unlink_file_vma_batch_process)";
+        case Purpose::Expand:
+            return "for a merge (commit_merge: vma_prepare)";
+        case Purpose::Walk:
+            return "for an rmap walk (rmap_walk_file)";
+        case Purpose::Unknown:
+            break;
+    }
+    return "";
+}
+
 const char* simEventName(SimEvent::Kind k) {
     switch (k) {
         case SimEvent::ExecBegin:

@@ -85,8 +85,16 @@ struct SimEvent {
     std::uint8_t mode = 0;  // lock wait/acquire: 0 write, 1 read
     bool spin = false;      // lock wait: a writer spinning optimistically (else it sleeps)
     bool inferred = false;  // imported traces: not in the recording, implied by it
+    // Lock events of a simulated run: what the hold is for (a Purpose); imported traces do
+    // not know it.
+    std::uint8_t purpose = 0;
 };
 const char* simEventName(SimEvent::Kind k);
+
+// Why an agent takes an i_mmap lock, by the kernel call that takes it.
+enum class Purpose : std::uint8_t { Unknown, Map, Split, Unlink, Expand, Walk };
+// "to map (vma_link_file)", "for a split (__split_vma)", ...; "" for Unknown.
+const char* purposeText(Purpose p);
 
 class SimObserver {
 public:

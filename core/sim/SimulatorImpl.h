@@ -224,6 +224,9 @@ struct Simulator::Impl {
         e.mode = mode == Mode::Read ? 1 : 0;
         e.spin = spin;
         if (lock >= 0) e.file = locks[static_cast<std::size_t>(lock)]->file;
+        if (lock >= 0 && agent >= 0)
+            e.purpose =
+                static_cast<std::uint8_t>(purposeOf(agents[static_cast<std::size_t>(agent)]));
         if (v) {
             e.file = v->file;
             e.tree = v->tree;
@@ -233,6 +236,24 @@ struct Simulator::Impl {
             e.vma = v->id;
         }
         observer->onEvent(e);
+    }
+
+    // What the agent's lock is for: its current hold's kind, or a walk.
+    static Purpose purposeOf(const Agent& a) {
+        if (!a.copy) return Purpose::Walk;
+        if (a.pc >= a.plan.actions.size() || a.plan.actions[a.pc].kind != Action::Locked)
+            return Purpose::Unknown;
+        switch (a.plan.holds[a.plan.actions[a.pc].index].kind) {
+            case Hold::Map:
+                return Purpose::Map;
+            case Hold::Split:
+                return Purpose::Split;
+            case Hold::Unlink:
+                return Purpose::Unlink;
+            case Hold::Expand:
+                return Purpose::Expand;
+        }
+        return Purpose::Unknown;
     }
 
     // --- set-up ---------------------------------------------------------------------------

@@ -65,6 +65,79 @@ private slots:
         }
     }
 
+    // Each step's captions belong to the run that stepped, start with its event's CPU, name
+    // only locks the simulator has, and are gone once the clock moves on. The simulated
+    // execs take the lock to map and to split (the recipe's mmap and mprotect calls).
+    void stepCaptionsFollowTheSteppingRun() {
+        LiveDriver d(config(twoNodes(), 8));
+        d.advanceTo(200'000);
+        bool map = false, split = false;
+        int quiet = 0;
+        for (int i = 0; i < 3000; ++i) {
+            const std::uint64_t a = d.simulator(0).eventsHandled();
+            QVERIFY(d.step());
+            const int ran = d.simulator(0).eventsHandled() > a ? 0 : 1;
+            const LiveSnapshot s = d.snapshot(false);
+            QVERIFY(s.runs[static_cast<std::size_t>(1 - ran)].stepped.empty());
+            if (s.runs[static_cast<std::size_t>(ran)].stepped.empty()) {
+                ++quiet;  // the simulator's own bookkeeping: nothing to show
+                continue;
+            }
+            const std::string& first = s.runs[static_cast<std::size_t>(ran)].stepped.front();
+            QVERIFY2(first.rfind("CPU ", 0) == 0 || first.rfind("walker ", 0) == 0 ||
+                         first.rfind("The warm-up", 0) == 0,
+                     first.c_str());
+            for (const std::string& c : s.runs[static_cast<std::size_t>(ran)].stepped) {
+                const auto names = d.simulator(static_cast<std::size_t>(ran)).lockNames();
+                if (c.find(" acquires ") != std::string::npos)
+                    QVERIFY2(std::any_of(names.begin(), names.end(),
+                                         [&](const std::string& n) {
+                                             return c.find(" acquires " + n + " (") !=
+                                                    std::string::npos;
+                                         }),
+                             c.c_str());
+                map = map || c.find("to map a new VMA (vma_link_file)") != std::string::npos;
+                split = split || c.find("for a split (__split_vma") != std::string::npos;
+            }
+        }
+        QVERIFY(map);
+        QVERIFY(split);
+        QVERIFY(quiet < 3000);
+        // stepVisible runs through the quiet events: one run has captions after each.
+        for (int i = 0; i < 200; ++i) {
+            const std::uint64_t before = d.eventsHandled();
+            QVERIFY(d.stepVisible());
+            QVERIFY(d.eventsHandled() > before);
+            int withCaptions = 0;
+            for (const RunSnapshot& r : d.snapshot(false).runs)
+                withCaptions += !r.stepped.empty();
+            QCOMPARE(withCaptions, 1);
+        }
+        d.advanceTo(d.now() + 1000);
+        for (const RunSnapshot& r : d.snapshot(false).runs)
+            QVERIFY(r.stepped.empty());
+    }
+
+    // The snapshot's warm-up is the simulator's: while it lasts the run's end is not fixed
+    // (far beyond the live duration); once it is over, the end is at most the duration away.
+    void warmUpIsTheSimulatorsWarmUp() {
+        LiveDriver d(config(twoNodes(), 8));
+        const sim::Time duration = static_cast<sim::Time>(LiveConfig::kLiveDurationMs * 1e6);
+        bool sawWarm = false, sawMeasured = false;
+        for (sim::Time t = 0; t <= 200'000'000 && !sawMeasured; t += 500'000) {
+            d.advanceTo(t);
+            const LiveSnapshot s = d.snapshot(false);
+            for (std::size_t i = 0; i < 2; ++i) {
+                const bool measured = d.simulator(i).endTime() <= d.now() + duration;
+                QCOMPARE(s.runs[i].warmingUp, !measured);
+            }
+            sawWarm = sawWarm || s.runs[0].warmingUp;
+            sawMeasured = !s.runs[0].warmingUp && !s.runs[1].warmingUp;
+        }
+        QVERIFY(sawWarm);
+        QVERIFY(sawMeasured);
+    }
+
     void pauseStopsSimulatedTime() {
         LiveDriver d(config(twoNodes(), 8));
         d.setSlowdown(1000);  // 1 ms of wall time = 1 us simulated

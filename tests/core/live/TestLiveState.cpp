@@ -64,6 +64,50 @@ class TestLiveState : public QObject {
     Q_OBJECT
 
 private slots:
+    // A stepped event in words, checked by hand: who by CPU and node, which lock by name,
+    // the mode, what for (the kernel call), and the queue it leaves; nothing while not
+    // capturing; turning capture on again starts afresh.
+    void stepCaptionsSayWhatRan() {
+        LiveState s(header());
+        SimEvent acquire = ev(10, SimEvent::LockAcquire, 0, 0);
+        acquire.purpose = static_cast<std::uint8_t>(sim::Purpose::Split);
+        s.onEvent(acquire);  // not captured
+        QVERIFY(s.stepCaptions().empty());
+        s.captureSteps(true);
+        SimEvent wait = ev(20, SimEvent::LockWait, 1, 0);
+        wait.spin = true;
+        wait.purpose = static_cast<std::uint8_t>(sim::Purpose::Map);
+        s.onEvent(wait);
+        s.onEvent(ev(30, SimEvent::LockRelease, 0, 0));
+        s.onEvent(insert(40, 0, 7, 100, 130));
+        s.captureSteps(false);
+        s.onEvent(ev(50, SimEvent::ExecEnd, 0));  // not captured
+        const std::vector<std::string> want = {
+            "CPU 5 (node 0) spins waiting for libc.so.6 (write) to map a new VMA "
+            "(vma_link_file); 1 in line",
+            "CPU 40 (node 1) releases libc.so.6; 1 waiting",
+            "CPU 40 (node 1) inserts VMA 7 [100, 130] into libc.so.6 (home node 1)"};
+        QCOMPARE(s.stepCaptions(), want);
+        s.captureSteps(true);
+        QVERIFY(s.stepCaptions().empty());
+        SimEvent grant = ev(60, SimEvent::LockAcquire, 1, 0);
+        grant.purpose = static_cast<std::uint8_t>(sim::Purpose::Split);
+        s.onEvent(grant);
+        QCOMPARE(s.stepCaptions().front(),
+                 std::string("CPU 5 (node 0) acquires libc.so.6 (write) for a split "
+                             "(__split_vma: vma_prepare); 0 waiting"));
+        QCOMPARE(s.snapshot(60, false).stepped, s.stepCaptions());
+    }
+
+    // The warm-up: until the simulator's window-start event the snapshot says so.
+    void warmUpUntilTheWindowStarts() {
+        LiveState s(header());
+        s.onEvent(ev(10, SimEvent::ExecEnd, 0));
+        QVERIFY(s.snapshot(10, false).warmingUp);
+        s.onEvent(ev(20, SimEvent::WindowStart, -1));
+        QVERIFY(!s.snapshot(20, false).warmingUp);
+    }
+
     void statesAndQueuesFollowTheEvents() {
         LiveState s(header());
         for (int a = 0; a < 3; ++a)
