@@ -178,9 +178,11 @@ QString ThroughputView::curveName(const QString& policy, double walkersPerSecond
     return tr("%1, %2 walks/s").arg(policy, walkRate(walkersPerSecond));
 }
 
-void ThroughputView::setMeasured(const std::vector<Measured>& points, const QString& label) {
+void ThroughputView::setMeasured(const std::vector<Measured>& points, const QString& label,
+                                 const QString& note) {
     measuredPoints_ = points;
     measuredLabel_ = label;
+    measuredNote_ = note;
     setRuns(runs_, machine_, pus_);
 }
 
@@ -214,6 +216,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     plot_->clearPlottables();
     plot_->clearItems();
     overlayItem_ = nullptr;  // deleted with the items; made again below
+    measuredNoteItem_ = nullptr;
     plot_->plotLayout()->clear();
 
     auto* title =
@@ -428,14 +431,35 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     overlayItem_->setPen(QPen(QColor(0x99, 0x99, 0x99)));
     overlayItem_->setText(overlay_);
     overlayItem_->setVisible(!overlay_.isEmpty());
+    // Points from another machine: said over the plot, where nobody can miss it.
+    if (!measuredPoints_.empty() && !measuredNote_.isEmpty()) {
+        measuredNoteItem_ = new QCPItemText(plot_);
+        measuredNoteItem_->setLayer(QStringLiteral("legend"));
+        measuredNoteItem_->setClipToAxisRect(false);
+        measuredNoteItem_->position->setType(QCPItemPosition::ptAxisRectRatio);
+        measuredNoteItem_->position->setAxisRect(top);
+        measuredNoteItem_->position->setCoords(0.01, 0.03);
+        measuredNoteItem_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        measuredNoteItem_->setTextAlignment(Qt::AlignLeft);
+        measuredNoteItem_->setFont(pxFont(font(), 13));
+        measuredNoteItem_->setColor(QColor(0x8a, 0x1c, 0x1c));
+        measuredNoteItem_->setPadding(QMargins(8, 5, 8, 5));
+        measuredNoteItem_->setBrush(QColor(0xff, 0xf4, 0xd6, 240));
+        measuredNoteItem_->setPen(QPen(QColor(0xc0, 0x8a, 0x2c)));
+        measuredNoteItem_->setText(measuredNote_);
+    }
     plot_->replot();
 }
 
 QString ThroughputView::machineName(const topology::Topology& topo) {
+    // A title's length: a file by its name, a synthetic description by its kind (the status
+    // bar and the topology's hover give the whole spec).
     const std::string spec = topo.spec();
     const QString name = spec.rfind("xml:", 0) == 0
                              ? QFileInfo(QString::fromStdString(spec.substr(4))).fileName()
-                             : QString::fromStdString(spec);
+                         : spec.rfind("synthetic:", 0) == 0 ? tr("a synthetic machine")
+                         : spec == "host"                   ? tr("this host")
+                                                            : QString::fromStdString(spec);
     return tr("%1 (%2 NUMA nodes, %3 CPUs)").arg(name).arg(topo.nodeCount()).arg(topo.pus().size());
 }
 

@@ -46,8 +46,12 @@ public:
         double execsPerSecond;
         double stddev;
     };
-    void setMeasured(const std::vector<Measured>& points, const QString& label);
+    // note: when the points come from another machine than the plotted one, what each is;
+    // drawn over the plot's top-left corner whenever the points are.
+    void setMeasured(const std::vector<Measured>& points, const QString& label,
+                     const QString& note = {});
     QCPGraph* measuredGraph() const { return measured_; }
+    QCPItemText* measuredNoteItem() const { return measuredNoteItem_; }
 
     QCustomPlot* plot() const { return plot_; }
     // The execs/s graph of a policy ("single", ...) at a walker rate (by default without
@@ -90,6 +94,8 @@ private:
     std::vector<sim::SimResult> runs_;
     std::vector<Measured> measuredPoints_;
     QString measuredLabel_;
+    QString measuredNote_;
+    QCPItemText* measuredNoteItem_ = nullptr;
     QCPGraph* measured_ = nullptr;
     QCPAxisRect* topRect_ = nullptr;
     QString overlay_;

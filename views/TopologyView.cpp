@@ -1,5 +1,7 @@
 #include "TopologyView.h"
+
 #include "FontScale.h"
+#include "ThroughputView.h"
 
 #include <QHelpEvent>
 #include <QLinearGradient>
@@ -239,8 +241,9 @@ void TopologyView::paintEvent(QPaintEvent*) {
     };
     p.setPen(Qt::black);
     label(QRectF(machineArea_.left(), machineArea_.top() - linePx_, machineArea_.width(), linePx_),
+          // The machine by its file's name, not the presenter's path.
           tr("%1 — L# = hwloc logical index, P# = OS index (cpuN, nodeN)")
-              .arg(QString::fromStdString(topo_->spec())),
+              .arg(ThroughputView::machineName(*topo_)),
           Qt::AlignLeft | Qt::AlignVCenter);
     const auto& packages = topo_->packages();
     for (std::size_t i = 0; i < packageRects_.size(); ++i) {
@@ -393,6 +396,18 @@ void TopologyView::paintMatrix(QPainter& p) {
     }
 }
 
+void TopologyView::setHeatPending(const QString& text) {
+    heatPending_ = text;
+    update();
+}
+
+QString TopologyView::heatLegendText() const {
+    if (!heat_.empty()) return heatWhat_;
+    return heatPending_.isEmpty() ? tr("PU heat: none yet (a sweep in the Throughput tab colours "
+                                       "each PU by its lock wait)")
+                                  : heatPending_;
+}
+
 void TopologyView::paintHeatLegend(QPainter& p) {
     const QFont text = pxFont(font(), 12);
     const QFontMetricsF fm(text);
@@ -401,9 +416,7 @@ void TopologyView::paintHeatLegend(QPainter& p) {
     const QRectF row(legendArea_.left(), legendArea_.top(), legendArea_.width(), linePx_);
     if (heat_.empty()) {
         p.drawText(row, Qt::AlignLeft | Qt::AlignVCenter,
-                   fm.elidedText(tr("PU heat: none yet (a sweep in the Throughput tab colours "
-                                    "each PU by its lock wait)"),
-                                 Qt::ElideRight, row.width()));
+                   fm.elidedText(heatLegendText(), Qt::ElideRight, row.width()));
         return;
     }
     // The scale: 0% to 100% of the run's time a copy on this PU spent waiting for a lock.

@@ -30,6 +30,9 @@ public:
     QRectF heatScale() const { return scaleRect_; }
     QString heatText() const { return heatWhat_; }
     bool hasHeat() const { return !heat_.empty(); }
+    // What the legend says while there is no heat (a sweep under way); empty: the default.
+    void setHeatPending(const QString& text);
+    QString heatLegendText() const;
 
     // Where a PU (OS index) is drawn, for tests and hover; empty if not shown.
     QRectF puRect(unsigned osIndex) const;
@@ -59,6 +62,7 @@ private:
     std::unique_ptr<topology::Topology> topo_;
     std::vector<std::pair<double, double>> graph_;
     std::vector<double> heat_;  // by OS index
+    QString heatPending_;
     QString heatWhat_;
     QStringList heatChoices_;
     int heatCurrent_ = -1;

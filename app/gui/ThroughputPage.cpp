@@ -41,10 +41,17 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
     connect(controls_, &views::SweepControls::gridEdited, this, [this] { takeGrid(); });
     connect(controls_, &views::SweepControls::cancelRequested, sweeps_, &SweepController::cancel);
     connect(sweeps_, &SweepController::progress, controls_, &views::SweepControls::setProgress);
-    connect(sweeps_, &SweepController::progress, this,
-            [this](int done, int total) { view_->setOverlay(runningOverlay(done, total)); });
+    connect(sweeps_, &SweepController::progress, this, [this](int done, int total) {
+        view_->setOverlay(runningOverlay(done, total));
+        if (heat_)
+            heat_->setHeatPending(
+                tr("PU heat: the sweep is running (%1 of %2 runs); each PU is coloured by its "
+                   "lock wait when it ends")
+                    .arg(QLocale().toString(done), QLocale().toString(total)));
+    });
     connect(sweeps_, &SweepController::finished, this, &ThroughputPage::finished);
     connect(sweeps_, &SweepController::cancelled, this, [this] {
+        if (heat_) heat_->setHeatPending({});
         controls_->setRunning(false);
         controls_->setMessage(tr("cancelled"));
         if (view_->runs().empty())
@@ -53,6 +60,7 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
             view_->setOverlay({});  // the last complete sweep stays
     });
     connect(sweeps_, &SweepController::failed, this, [this](const QString& reason) {
+        if (heat_) heat_->setHeatPending({});
         controls_->setRunning(false);
         controls_->setMessage(tr("failed"));
         view_->setOverlay(view_->runs().empty() ? idleOverlay() : QString());
@@ -87,6 +95,7 @@ void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
                                     : tr("%1 runs").arg(runs.size()));
     summary_->setText(summarise(runs));
     showHeat(runs);
+    showMeasured();
     const std::size_t sets = runs.empty() ? 0 : runs.front().bandRates.size();
     host_.showStatus(tr("Sweep done: %1 runs.").arg(runs.size() * (seeds + sets)), 5000);
 }
@@ -96,6 +105,7 @@ void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
 // (without walkers when the sweep ran them side by side).
 void ThroughputPage::showHeat(const std::vector<sim::SimResult>& runs, int policy) {
     if (!heat_) return;
+    heat_->setHeatPending({});
     if (&runs != &heatRuns_) heatRuns_ = runs;
     QStringList policies;
     for (const sim::SimResult& r : heatRuns_)
@@ -320,10 +330,13 @@ void ThroughputPage::reset() {
         QCoreApplication::processEvents();
     }
     summary_->setText(scopeNote());
-    // Nothing of the scenario before stays on screen.
+    // Nothing of the scenario before stays on screen, nor in the session.
+    session_.setSweepResults({});
     view_->setRuns({}, {}, 0);
     view_->setOverlay(idleOverlay());
     showHeat({});
+    measured_ = {};  // measurements opened over the scenario before go with it
+    showMeasured();
 }
 
 bool ThroughputPage::startSweep() {
@@ -340,20 +353,17 @@ bool ThroughputPage::startSweep() {
                                        s.copiesOn(topo).size() * (s.seeds + s.bands));
     controls_->setProgress(0, total);
     view_->setOverlay(runningOverlay(0, total));
+    if (heat_)
+        heat_->setHeatPending(
+            tr("PU heat: the sweep is running; each PU is coloured by its lock "
+               "wait when it ends"));
     controls_->setMessage(tr("running on %1").arg(QString::fromStdString(topo.spec())));
     return sweeps_->start(topo, s);
 }
 
 bool ThroughputPage::openMeasurements(const QString& path) {
     try {
-        const measure::MeasuredCurve curve = measure::MeasuredCurve::fromFile(path.toStdString());
-        std::vector<views::ThroughputView::Measured> points;
-        for (const measure::MeasuredPoint& p : curve.points)
-            points.push_back({p.copies, p.execsPerSecond, p.stddev});
-        view_->setMeasured(points, tr("measured on %1 (%2 runs each, load %3)")
-                                       .arg(QString::fromStdString(curve.host))
-                                       .arg(curve.repeat)
-                                       .arg(curve.loadAverage, 0, 'f', 1));
+        measured_ = measure::MeasuredCurve::fromFile(path.toStdString());
     } catch (const io::InputError& e) {
         host_.showError(tr("Cannot open the measurements"), ErrorText::of(e));
         return false;
@@ -361,7 +371,43 @@ bool ThroughputPage::openMeasurements(const QString& path) {
         host_.showError(tr("Cannot open the measurements"), QString::fromUtf8(e.what()));
         return false;
     }
+    showMeasured();
     return true;
+}
+
+void ThroughputPage::showMeasured() {
+    std::vector<views::ThroughputView::Measured> points;
+    for (const measure::MeasuredPoint& p : measured_.points)
+        points.push_back({p.copies, p.execsPerSecond, p.stddev});
+    const QString host = QString::fromStdString(measured_.host);
+    const QString note =
+        points.empty() || !session_.loaded()
+            ? QString()
+            : shapeNote(host, measured_.pus, measured_.nodes, *session_.host().topology);
+    view_->setMeasured(points,
+                       tr("measured on %1 (%2 runs each, load %3)%4")
+                           .arg(host)
+                           .arg(measured_.repeat)
+                           .arg(measured_.loadAverage, 0, 'f', 1)
+                           .arg(note.isEmpty() ? QString() : tr(", another machine")),
+                       note);
+}
+
+QString ThroughputPage::shapeNote(const QString& host, unsigned pus, unsigned nodes,
+                                  const topology::Topology& plotted) {
+    const unsigned plottedPus = static_cast<unsigned>(plotted.pus().size());
+    const unsigned plottedNodes = static_cast<unsigned>(plotted.nodeCount());
+    if (pus == plottedPus && nodes == plottedNodes) return {};
+    auto shape = [](unsigned p, unsigned n) {
+        if (p == 0) return tr("shape not recorded");
+        n = std::max(1u, n);
+        return (p == 1 ? tr("1 PU") : tr("%L1 PUs").arg(p)) + QStringLiteral(", ") +
+               (n == 1 ? tr("1 NUMA node") : tr("%1 NUMA nodes").arg(n));
+    };
+    return tr("Measured points: %1 (%2).\nCurves: simulated on another machine (%3).\n"
+              "Compare the shapes of the curves, not their values.")
+        .arg(host.isEmpty() ? tr("an unnamed host") : host, shape(pus, nodes),
+             shape(plottedPus, plottedNodes));
 }
 
 }  // namespace immap::gui

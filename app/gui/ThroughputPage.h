@@ -9,6 +9,7 @@
 
 #include "PageHost.h"
 #include "SweepController.h"
+#include "measure/MeasuredCurve.h"
 #include "session/Session.h"
 #include "views/SweepControls.h"
 #include "views/ThroughputView.h"
@@ -48,12 +49,20 @@ public:
     static QString scopeNote();
     static QString bandLine(const std::vector<sim::SimResult>& runs);
 
+    // When measured points come from a machine of another shape than the plotted one: both
+    // shapes, for the note over the plot; empty when they match.
+    static QString shapeNote(const QString& host, unsigned pus, unsigned nodes,
+                             const topology::Topology& plotted);
+
     // What the plot says over itself before any sweep and while one runs.
     static QString idleOverlay();
     static QString runningOverlay(int done, int total);
 
 private:
     void finished(const std::vector<sim::SimResult>& runs);
+    // The measured points against the session's machine (again after a sweep: it may have
+    // changed since they were opened).
+    void showMeasured();
     // The heat of one policy's biggest run (the first policy swept unless chosen).
     void showHeat(const std::vector<sim::SimResult>& runs, int policy = 0);
 
@@ -61,6 +70,7 @@ private:
     PageHost& host_;
     views::TopologyView* heat_;
     std::vector<sim::SimResult> heatRuns_;  // the last sweep's, for the heat's policy chips
+    measure::MeasuredCurve measured_;       // opened over the curves (no points: none)
     views::SweepControls* controls_ = nullptr;
     views::ThroughputView* view_ = nullptr;
     QLabel* summary_ = nullptr;

@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QMenu>
 #include <QSignalBlocker>
+#include <QTimer>
 #include <QToolBar>
 #include <algorithm>
 
@@ -162,7 +163,32 @@ bool Workshop::openScenario(const QString& path) {
     else
         caption_->setText(QString::fromStdString(s.title).toHtmlEscaped());
     host_.showStatus(tr("Scenario %1").arg(QFileInfo(path).fileName()), 6000);
+    // Queued: what the caller sets up right after opening (a command line's --bands, a
+    // test's grid) goes into the sweep too; a scenario opened meanwhile drops this one.
+    const int opened = ++opened_;
+    if (precompute_ && needsSweep(s))
+        QTimer::singleShot(0, this, [this, opened] {
+            // Not when a sweep already ran or runs (the user, or a caller, was first).
+            if (opened == opened_ && session_.loaded() && session_.sweepResults().empty() &&
+                !throughput_.sweeps()->running())
+                throughput_.startSweep();
+        });
     return true;
+}
+
+bool Workshop::slideShowsSweep(const session::Scenario& s, int index) {
+    if (index < 0 || static_cast<std::size_t>(index) >= s.bookmarks.size()) return false;
+    const std::string& view = s.bookmarks[static_cast<std::size_t>(index)].view;
+    if (view == "throughput") return true;
+    return view == "topology" &&
+           std::any_of(s.bookmarks.begin(), s.bookmarks.begin() + index,
+                       [](const session::ScenarioBookmark& b) { return b.view == "throughput"; });
+}
+
+bool Workshop::needsSweep(const session::Scenario& s) {
+    if (s.view == "throughput") return true;
+    return std::any_of(s.bookmarks.begin(), s.bookmarks.end(),
+                       [](const session::ScenarioBookmark& b) { return b.view == "throughput"; });
 }
 
 session::Scenario Workshop::currentScenario() const {

@@ -55,6 +55,16 @@ public:
     int currentBookmark() const { return bookmark_; }
     QLabel* captionLabel() const { return caption_; }
 
+    // A scenario with a slide on the throughput tab starts its sweep as it opens, in the
+    // background (the plot shows its progress), so that its slides show results rather than
+    // "No sweep yet". On by default; --no-precompute turns it off.
+    void setPrecompute(bool on) { precompute_ = on; }
+    bool precompute() const { return precompute_; }
+    static bool needsSweep(const session::Scenario& s);
+    // Whether slide `index` shows the sweep's results: a throughput slide, or a topology slide
+    // after one (the heat of its runs).
+    static bool slideShowsSweep(const session::Scenario& s, int index);
+
 signals:
     // A scenario replaced the session's settings: the controls that edit them show them anew.
     void settingsReplaced();
@@ -69,6 +79,8 @@ private:
     session::Scenario scenario_;
     int bookmark_ = -1;
     bool on_ = false;
+    bool precompute_ = true;
+    int opened_ = 0;  // scenarios opened: a queued sweep start of an earlier one is dropped
     std::unique_ptr<QFont> normalFont_;
     Qt::WindowStates stateBefore_;
     QToolBar* captionBar_ = nullptr;

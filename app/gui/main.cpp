@@ -166,6 +166,12 @@ void addOptions(QCommandLineParser& p) {
                  "is rendered once it has run)."});
     p.addOption({"workshop", "Start in workshop mode (full screen, large type, captions)."});
     p.addOption({"bookmark", "With --scenario: show bookmark N (from 1).", "N"});
+    p.addOption({"measured",
+                 "Measured execs/s (immap bench execl --json FILE) over the throughput plot.",
+                 "FILE"});
+    p.addOption({"no-precompute",
+                 "With --scenario: do not start its sweep as it opens (a scenario with a "
+                 "throughput slide starts it in the background by default)."});
     // Hidden: the window's own saves run headless, for the tests that kill them mid-save.
     QCommandLineOption recordOpt("record-trace", "Record a simulation to FILE and exit.", "FILE");
     QCommandLineOption recordCopies("record-copies", "Copies for --record-trace.", "N", "384");
@@ -238,6 +244,8 @@ int runApp(QApplication& app) {
     }
     if (shot && !ok) return 1;
     if (p.isSet("scenario")) {
+        // A screenshot runs the sweep itself, when its view shows one (below).
+        w.workshop()->setPrecompute(!shot && !p.isSet("no-precompute"));
         if (!w.openScenario(p.value("scenario")) && shot) return 1;
         if (p.isSet("view")) w.setView(p.value("view"));  // the command line wins
         if (p.isSet("bookmark")) {
@@ -292,6 +300,7 @@ int runApp(QApplication& app) {
         }
     }
     if (!shot) {
+        if (p.isSet("measured")) w.openMeasurements(p.value("measured"));
         w.show();
         if (p.isSet("validation")) w.showValidation();
         return app.exec();
@@ -301,11 +310,15 @@ int runApp(QApplication& app) {
     if (p.value("view") == QLatin1String("contention") &&
         !w.runContentionFor(kContentionShotNs, 240))
         return 1;
-    // The throughput view shows a sweep: run the tab's default one, then render.
-    if (w.currentView() == w.throughputView()->parentWidget()) {
+    // The throughput view shows a sweep, and so does a scenario's topology slide (its heat):
+    // run the tab's default one, or the scenario's, then render.
+    const bool heatSlide = p.isSet("scenario") && w.currentView() == w.topologyView() &&
+                           immap::gui::Workshop::slideShowsSweep(w.scenario(), w.currentBookmark());
+    if (w.currentView() == w.throughputView()->parentWidget() || heatSlide) {
         if (!w.startSweep()) return fail("the sweep did not start");
         w.sweeps()->wait();
         QApplication::processEvents();
+        if (p.isSet("measured") && !w.openMeasurements(p.value("measured"))) return 1;
         if (!w.sweepSummary()->text().isEmpty())
             std::cout << w.sweepSummary()->text().toStdString() << '\n';
     }

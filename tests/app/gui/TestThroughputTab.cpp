@@ -249,6 +249,34 @@ private slots:
         QVERIFY(!w.openMeasurements(QStringLiteral(IMMAP_SAMPLES "/recipes/execl-glibc236.json")));
     }
 
+    // Points measured on the 2-PU VM over curves of the 384-CPU sample: a note over the plot
+    // names both shapes (and the legend says "another machine"); over a 2-PU, 1-node machine
+    // there is none. A new scenario takes the points away with the rest.
+    void measuredFromAnotherMachineSaySo() {
+        gui::MainWindow w(false);
+        w.resize(1280, 720);
+        w.loadDefault();
+        QVERIFY(
+            w.openMeasurements(QStringLiteral(IMMAP_SAMPLES "/measurements/host-2cpu-execl.json")));
+        QCPItemText* note = w.throughputView()->measuredNoteItem();
+        QVERIFY(note && note->visible());
+        QVERIFY2(note->text().contains(QStringLiteral("vm (2 PUs, 1 NUMA node)")),
+                 qPrintable(note->text()));
+        QVERIFY2(note->text().contains(QStringLiteral("384 PUs, 12 NUMA nodes")),
+                 qPrintable(note->text()));
+        QVERIFY(w.throughputView()->measuredGraph()->name().contains("another machine"));
+
+        QVERIFY(w.openSource(QStringLiteral("synthetic:libc?processes=20&seed=1"),
+                             QStringLiteral("synthetic:package:1 core:2 pu:1")));
+        QVERIFY(
+            w.openMeasurements(QStringLiteral(IMMAP_SAMPLES "/measurements/host-2cpu-execl.json")));
+        QVERIFY(!w.throughputView()->measuredNoteItem());
+        QVERIFY(!w.throughputView()->measuredGraph()->name().contains("another machine"));
+
+        QVERIFY(w.openScenario(QStringLiteral(IMMAP_SAMPLES "/workshops/walkers-and-memory.json")));
+        QVERIFY(!w.throughputView()->measuredGraph());
+    }
+
     void cancelStopsASweep() {
         gui::MainWindow w(false);
         w.loadDefault();

@@ -24,6 +24,8 @@
 #include "session/Scenario.h"
 #include "views/FontScale.h"
 #include "views/SweepControls.h"
+#include "views/ThroughputView.h"
+#include "views/TopologyView.h"
 
 using namespace immap;
 
@@ -318,6 +320,63 @@ private slots:
         QCOMPARE(w.sweepControls()->policies(), policies);
         QCOMPARE(w.currentBookmark(), 0);
         box->accept();
+    }
+
+    // A scenario with a throughput slide starts its sweep as it opens: the plot shows its
+    // progress and the topology's heat legend says it is coming; when it ends, the plot and
+    // the heat show its runs. Opening a scenario without one clears all of it and starts
+    // nothing; with precompute off nothing starts either.
+    void openingComputesTheSlidesSweep() {
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QString& view) {
+            const QString path = dir.filePath(name);
+            QFile f(path);
+            if (!f.open(QIODevice::WriteOnly)) return QString();
+            f.write(QStringLiteral(
+                        "{\"version\": 1, \"title\": \"t\", \"topology\": "
+                        "\"synthetic:package:1 numa:2 core:2 pu:1\", \"source\": "
+                        "\"synthetic:libc?processes=40&seed=1\", \"policies\": [\"single\", "
+                        "\"split-locks\"], \"copies\": [1, 4], \"durationMs\": 5, \"bands\": 0, "
+                        "\"walkersPerSecond\": 0,"
+                        " \"bookmarks\": [{\"view\": \"split\", \"caption\": \"a\"}, "
+                        "{\"view\": \"%1\", \"caption\": \"b\"}]}\n")
+                        .arg(view)
+                        .toUtf8());
+            return path;
+        };
+        const QString withSweep = write("sweep.json", "throughput");
+        const QString without = write("none.json", "topology");
+        gui::MainWindow w(false);
+        w.setHeadless(false);
+        QVERIFY(w.openScenario(withSweep));
+        QCOMPARE(w.currentBookmark(), 0);  // a split slide first: the sweep runs behind it
+        QTRY_VERIFY_WITH_TIMEOUT(w.sweeps()->running() || !w.throughputView()->runs().empty(),
+                                 5000);
+        if (w.sweeps()->running()) {
+            QVERIFY2(w.throughputView()->overlay().startsWith(QStringLiteral("Simulating")),
+                     qPrintable(w.throughputView()->overlay()));
+            QVERIFY(
+                w.topologyView()->heatLegendText().contains(QStringLiteral("sweep is running")));
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(!w.sweeps()->running() && !w.throughputView()->runs().empty(),
+                                 120000);
+        QCOMPARE(w.throughputView()->runs().size(), std::size_t{4});  // 2 policies x 2 counts
+        QVERIFY(w.throughputView()->overlay().isEmpty());
+        QVERIFY(w.topologyView()->hasHeat());
+        QCOMPARE(w.session().sweepResults().size(), std::size_t{4});
+
+        QVERIFY(w.openScenario(without));
+        QTest::qWait(200);
+        QVERIFY(!w.sweeps()->running());
+        QVERIFY(w.throughputView()->runs().empty());
+        QVERIFY(w.session().sweepResults().empty());
+        QVERIFY(!w.topologyView()->hasHeat());
+
+        w.workshop()->setPrecompute(false);
+        QVERIFY(w.openScenario(withSweep));
+        QTest::qWait(200);
+        QVERIFY(!w.sweeps()->running());
+        QVERIFY(w.throughputView()->runs().empty());
     }
 
     void screenshotFromTheCommandLine() {
