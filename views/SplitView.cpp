@@ -27,7 +27,17 @@ SplitView::SplitView(QWidget* parent) : QWidget(parent) {
     lowerBox->setSpacing(2);
     heading_ = new QLabel(lower);
     heading_->setContentsMargins(10, 2, 10, 2);
-    heading_->setStyleSheet(QStringLiteral("font-weight: 600; color: #303030;"));
+    // The weight alone: the size follows the application's type (workshop mode scales it; a
+    // style sheet would freeze it).
+    {
+        QFont bold;
+        bold.setWeight(QFont::DemiBold);
+        bold.setResolveMask(QFont::WeightResolved);
+        heading_->setFont(bold);
+        QPalette pal = heading_->palette();
+        pal.setColor(QPalette::WindowText, QColor(0x30, 0x30, 0x30));
+        heading_->setPalette(pal);
+    }
     grid_ = new QWidget(lower);
     auto* grid = new QGridLayout(grid_);
     grid->setContentsMargins(0, 0, 0, 0);

@@ -310,7 +310,9 @@ void TopologyView::paintEvent(QPaintEvent*) {
     p.setFont(text);
     p.setPen(Qt::black);
     label(QRectF(graphArea_.left(), graphArea_.top(), graphArea_.width(), linePx_),
-          tr("nodes laid out by distance (Kamada-Kawai)"), Qt::AlignLeft);
+          fontScale() == 1.0 ? tr("nodes laid out by distance (Kamada-Kawai)")
+                             : tr("nodes placed by distance"),
+          Qt::AlignLeft);
     for (std::size_t a = 0; a < n; ++a) {
         for (std::size_t b = a + 1; b < n; ++b) {
             const unsigned w = a < d.size() && b < d[a].size() ? d[a][b] : 20;
@@ -331,11 +333,15 @@ void TopologyView::paintEvent(QPaintEvent*) {
     QFont disc = font();
     disc.setPixelSize(std::max(7, static_cast<int>(radius * 1.1)));
     p.setFont(disc);
+    // On a slide, digits too small to read from the back are left out: the discs carry the
+    // nodes' colours, as the boxes on the left do.
+    const bool digits = fontScale() == 1.0 || disc.pixelSize() >= kSlideMinPx;
     for (std::size_t a = 0; a < n; ++a) {
         const QPointF c = graphNode(static_cast<int>(a));
         p.setPen(QPen(Qt::black, 1));
         p.setBrush(NodePalette::home(static_cast<int>(a)));
         p.drawEllipse(c, radius, radius);
+        if (!digits) continue;
         p.setPen(Qt::white);
         p.drawText(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius), Qt::AlignCenter,
                    QString::number(a));

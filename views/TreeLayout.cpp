@@ -1,5 +1,7 @@
 #include "TreeLayout.h"
 
+#include "FontScale.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -102,10 +104,14 @@ void TreeLayout::zoomAt(const QPointF& anchor, double factor) {
     const double wx = (anchor.x() - ox) / sx;
     const double wy = (anchor.y() - oy) / sy;
     sx *= factor;
-    const double ny = std::clamp(sy * factor, 8.0, kLabelRowHeight * 1.6);
+    const double ny = std::clamp(sy * factor, 8.0, kLabelRowHeight * labelScale() * 1.6);
     sy = ny;
     ox = anchor.x() - wx * sx;
     oy = anchor.y() - wy * sy;
+}
+
+double TreeLayout::labelScale() {
+    return scaledPx(kLabelPx) / static_cast<double>(kLabelPx);
 }
 
 double TreeLayout::radius() const {
@@ -122,11 +128,13 @@ TreeLayout::Detail TreeLayout::detail(int i) const {
     const double room = levelGap[static_cast<std::size_t>(i)] * sx;
     const double sy = rowHeight(depth[static_cast<std::size_t>(i)]);  // this level's row
     if (room < kMinDiscRoom || sy < 8) return Detail::Dot;
-    if (room >= kLabelRoom && sy >= kLabelRowHeight) return Detail::Label;
-    if (room >= kSideRoom && sy >= kSideRowHeight) return Detail::Side;
+    // The label's room grows with its type (workshop mode writes it larger).
+    const double k = labelScale();
+    if (room >= kLabelRoom * k && sy >= kLabelRowHeight * k) return Detail::Label;
+    if (room >= kSideRoom * k && sy >= kSideRowHeight * k) return Detail::Side;
     // Rows too tight for a label's two lines: only where the level is so sparse that the label
     // (about 110 px) cannot reach the node's children, which sit half the room away.
-    if (room >= kWideRoom && sy >= 10) return Detail::Side;
+    if (room >= kWideRoom * k && sy >= 10 * k) return Detail::Side;
     return Detail::Disc;
 }
 

@@ -83,6 +83,10 @@ struct TreeLayout {
     static constexpr double kSideRoom = 190;       // pixels of level room for a label beside
     static constexpr double kSideRowHeight = 22;
     static constexpr double kWideRoom = 320;  // pixels of level room for a label in tight rows
+    // A node label's type (TreePainter), and how much larger it is written now (1 outside
+    // workshop mode): the rooms above are for 10 px and grow with it.
+    static constexpr int kLabelPx = 10;
+    static double labelScale();
 };
 
 }  // namespace immap::views

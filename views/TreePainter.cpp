@@ -1,5 +1,7 @@
 #include "TreePainter.h"
 
+#include "FontScale.h"
+
 #include <QHash>
 #include <QImage>
 #include <algorithm>
@@ -254,7 +256,7 @@ TreeAggregate TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLa
         }
     }
     QFont font = p.font();
-    font.setPixelSize(10);
+    font.setPixelSize(scaledPx(TreeLayout::kLabelPx));
     p.setFont(font);
     for (int i : discs) {
         const std::uint16_t f = flagsOf(i);

@@ -21,6 +21,7 @@
 
 #include "MainWindow.h"
 #include "Suites.h"
+#include "TextSizeProbe.h"
 #include "session/Scenario.h"
 #include "views/FontScale.h"
 #include "views/SweepControls.h"
@@ -377,6 +378,47 @@ private slots:
         QTest::qWait(200);
         QVERIFY(!w.sweeps()->running());
         QVERIFY(w.throughputView()->runs().empty());
+    }
+
+    // Every text painted on every slide of the shipped scenarios, in workshop mode at
+    // 1280x720, is at least 18 px high (TextSizeProbe sees each text run the window paints,
+    // widgets' and views' alike; the throughput plot paints from a buffer, and its fonts are
+    // checked through pxFont's floor instead).
+    void slidesTextIsAtLeast18Px_data() {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("libc-384") << workshop("libc-384.json");
+        QTest::newRow("walkers") << workshop("walkers-and-memory.json");
+    }
+    void slidesTextIsAtLeast18Px() {
+        QFETCH(QString, file);
+        gui::MainWindow w(false);
+        w.setHeadless(false);
+        w.workshop()->setPrecompute(false);
+        QVERIFY(w.openScenario(file));
+        w.setWorkshopMode(true);
+        w.setWindowState(w.windowState() & ~Qt::WindowFullScreen);  // offscreen: 800x800
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QStringList small;
+        for (int i = 0; i < static_cast<int>(w.scenario().bookmarks.size()); ++i) {
+            w.showBookmark(i);
+            w.resize(1280, 720);
+            QApplication::processEvents();
+            TextSizeProbe probe(w.size());
+            w.render(&probe);
+            QVERIFY(probe.texts().size() > 10);
+            for (const TextSizeProbe::Text& t : probe.texts())
+                if (t.px < views::kSlideMinPx - 0.5)
+                    small << QStringLiteral("slide %1: \"%2\" %3 px at (%4, %5)")
+                                 .arg(i + 1)
+                                 .arg(t.text.left(40))
+                                 .arg(t.px, 0, 'f', 1)
+                                 .arg(t.at.x(), 0, 'f', 0)
+                                 .arg(t.at.y(), 0, 'f', 0);
+        }
+        small.removeDuplicates();
+        QVERIFY2(small.isEmpty(), qPrintable(small.mid(0, 30).join('\n')));
     }
 
     void screenshotFromTheCommandLine() {
