@@ -1,7 +1,9 @@
 #include "ThroughputView.h"
+
 #include "FontScale.h"
 
 #include <QFileInfo>
+#include <QLocale>
 
 #include <qcustomplot.h>
 #include <QTemporaryDir>
@@ -216,6 +218,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     plot_->clearPlottables();
     plot_->clearItems();
     overlayItem_ = nullptr;  // deleted with the items; made again below
+    markItems_.clear();
     measuredNoteItem_ = nullptr;
     plot_->plotLayout()->clear();
 
@@ -356,6 +359,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         }
     }
     drawMeasured(legend);
+    drawMarks();
     legend->setVisible(legend->itemCount() > 0);  // no empty box before the first sweep
     for (const Measured& m : measuredPoints_) {
         maxX = std::max(maxX, static_cast<double>(m.copies));
@@ -461,6 +465,56 @@ QString ThroughputView::machineName(const topology::Topology& topo) {
                          : spec == "host"                   ? tr("this host")
                                                             : QString::fromStdString(spec);
     return tr("%1 (%2 NUMA nodes, %3 CPUs)").arg(name).arg(topo.nodeCount()).arg(topo.pus().size());
+}
+
+void ThroughputView::setMarks(const std::vector<std::pair<QString, unsigned>>& marks) {
+    marks_ = marks;
+    setRuns(runs_, machine_, pus_);
+}
+
+QStringList ThroughputView::markTexts() const {
+    QStringList texts;
+    for (const QCPItemText* t : markItems_)
+        texts << t->text();
+    return texts;
+}
+
+void ThroughputView::drawMarks() {
+    for (const auto& [policy, copies] : marks_) {
+        const Curve* curve = nullptr;
+        for (const Curve& c : curves_)
+            if (c.policy == policy && (!curve || c.walkersPerSecond < curve->walkersPerSecond))
+                curve = &c;
+        if (!curve) continue;
+        auto mark = [&, copies = copies](QCPGraph* g, const QString& unit, int decimals,
+                                         Qt::Alignment side) {
+            if (!g) return;
+            const auto it = g->data()->findBegin(copies, false);
+            if (it == g->data()->constEnd() || it->key != copies) return;
+            auto* ring = new QCPItemTracer(plot_);
+            ring->setGraph(g);
+            ring->setGraphKey(copies);
+            ring->setStyle(QCPItemTracer::tsCircle);
+            ring->setSize(16);
+            ring->setPen(QPen(g->pen().color(), 2.5));
+            ring->setBrush(Qt::NoBrush);
+            auto* text = new QCPItemText(plot_);
+            text->setLayer(QStringLiteral("legend"));
+            text->position->setParentAnchor(ring->position);
+            text->position->setCoords(0, side == Qt::AlignTop ? -14 : 14);
+            text->setPositionAlignment(side == Qt::AlignTop ? (Qt::AlignHCenter | Qt::AlignBottom)
+                                                            : (Qt::AlignHCenter | Qt::AlignTop));
+            text->setFont(pxFont(font(), 13, true));
+            text->setColor(g->pen().color().darker(140));
+            text->setBrush(QColor(255, 255, 255, 225));
+            text->setPadding(QMargins(4, 1, 4, 1));
+            text->setText(QLocale().toString(it->value, 'f', decimals) + unit);
+            markItems_.push_back(text);
+        };
+        mark(curve->throughput, tr(" execs/s"), 0, Qt::AlignTop);
+        if (policy != QLatin1String("single"))  // single over itself is 1 by definition
+            mark(curve->speedup, QStringLiteral("x"), 2, Qt::AlignBottom);
+    }
 }
 
 void ThroughputView::setOverlay(const QString& text) {

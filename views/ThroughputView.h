@@ -68,6 +68,13 @@ public:
     static QString curveName(const QString& policy, double walkersPerSecond);
     bool claimsShown() const { return claimsShown_; }
 
+    // Points a slide quotes (policy, copies): each is ringed on its walker-free curve (the
+    // lowest rate swept) with its figure written beside it, execs/s above and the speedup
+    // below. Kept across setRuns(); empty clears them.
+    void setMarks(const std::vector<std::pair<QString, unsigned>>& marks);
+    // The figures written, in mark order, both panes ("25,164 execs/s", "3.01x").
+    QStringList markTexts() const;
+
     // A message over the plot (no sweep yet, the sweep's progress); empty hides it. Kept
     // across setRuns().
     void setOverlay(const QString& text);
@@ -95,6 +102,9 @@ private:
     std::vector<Measured> measuredPoints_;
     QString measuredLabel_;
     QString measuredNote_;
+    std::vector<std::pair<QString, unsigned>> marks_;
+    std::vector<QCPItemText*> markItems_;
+    void drawMarks();
     QCPItemText* measuredNoteItem_ = nullptr;
     QCPGraph* measured_ = nullptr;
     QCPAxisRect* topRect_ = nullptr;

@@ -332,6 +332,7 @@ void ThroughputPage::reset() {
     summary_->setText(scopeNote());
     // Nothing of the scenario before stays on screen, nor in the session.
     session_.setSweepResults({});
+    view_->setMarks({});
     view_->setRuns({}, {}, 0);
     view_->setOverlay(idleOverlay());
     showHeat({});

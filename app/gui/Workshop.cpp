@@ -267,6 +267,11 @@ void Workshop::showBookmark(int index) {
     bookmark_ = std::clamp(index, 0, n - 1);
     const session::ScenarioBookmark& b = scenario_.bookmarks[static_cast<std::size_t>(bookmark_)];
     if (!b.view.empty()) host_.setView(QString::fromStdString(b.view));
+    // The figures its caption quotes, written on the plot (nothing when it quotes none).
+    std::vector<std::pair<QString, unsigned>> marks;
+    for (const auto& [policy, copies] : b.points)
+        marks.emplace_back(QString::fromStdString(policy), copies);
+    throughput_.view()->setMarks(marks);
     if (b.event && session_.replay().cursor) replay_.seek(static_cast<qint64>(*b.event));
     // A slide shows the docks it names; in workshop mode, none unless it names some.
     if (b.docks || on_) host_.showSlideDocks(b.docks.value_or(std::vector<std::string>{}));

@@ -160,7 +160,7 @@ const std::set<QString> kTopKeys = {"version",
                                     "durationMs",
                                     "seed",
                                     "bands"};
-const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs", "docks"};
+const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs", "docks", "points"};
 
 bool knownView(const std::string& v) {
     for (const std::string& n : Scenario::viewNames())
@@ -206,6 +206,25 @@ void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenar
                     r.fail(k, "unknown dock \"" + name + "\"" + where +
                                   " (files, vmas, steps or parameters)");
                 b.docks->push_back(name);
+            }
+        }
+        if (o.contains("points")) {
+            const qsizetype k = r.at().key("points", from);
+            const std::string form =
+                "\"points\"" + where + " must be a list of {\"policy\": NAME, \"copies\": N}";
+            if (!o["points"].isArray()) r.fail(k, form);
+            for (const QJsonValue& pv : o["points"].toArray()) {
+                const QJsonObject po = pv.toObject();
+                if (!pv.isObject() || !po["policy"].isString() || po.size() != 2 ||
+                    !po.contains("copies"))
+                    r.fail(k, form);
+                const std::string policy = po["policy"].toString().toStdString();
+                mapping::Policy parsed;
+                std::string why;
+                if (!mapping::Policy::parse(policy, parsed, why))
+                    r.fail(k, "unknown policy \"" + policy + "\"" + where + ": " + why);
+                b.points.emplace_back(
+                    policy, static_cast<unsigned>(r.integer(po["copies"], "copies", k, 1, 1e6)));
             }
         }
         s.bookmarks.push_back(std::move(b));
@@ -399,6 +418,13 @@ std::string Scenario::toJson() const {
                 for (const std::string& n : *b.docks)
                     d.append(QString::fromStdString(n));
                 m["docks"] = d;
+            }
+            if (!b.points.empty()) {
+                QJsonArray pts;
+                for (const auto& [policy, copies] : b.points)
+                    pts.append(QJsonObject{{"policy", QString::fromStdString(policy)},
+                                           {"copies", static_cast<double>(copies)}});
+                m["points"] = pts;
             }
             a.append(m);
         }

@@ -31,6 +31,9 @@ struct ScenarioBookmark {
     std::optional<double> timeMs;        // or a simulated time
     // The docks the slide shows (Scenario::dockNames()); none when absent, in workshop mode.
     std::optional<std::vector<std::string>> docks;
+    // Sweep points the slide's caption quotes ({"policy": "single", "copies": 32}): the plot
+    // writes their figures beside them, so that what the caption says is on screen.
+    std::vector<std::pair<std::string, unsigned>> points;
     bool operator==(const ScenarioBookmark&) const = default;
 };
 

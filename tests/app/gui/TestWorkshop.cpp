@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QLocale>
 #include <QMessageBox>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -419,6 +420,37 @@ private slots:
         }
         small.removeDuplicates();
         QVERIFY2(small.isEmpty(), qPrintable(small.mid(0, 30).join('\n')));
+    }
+
+    // A slide's quoted points are written on the plot once its sweep is in: each figure is
+    // the sweep's own result for that policy and copy count (read from the session's runs,
+    // not from the plot), execs/s and, for a policy other than single, its ratio to single.
+    void slideWritesTheFiguresItQuotes() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("quote.json");
+        {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(R"({"version": 1, "topology": "synthetic:package:1 numa:2 core:2 pu:1",
+ "source": "synthetic:libc?processes=40&seed=1", "policies": ["single", "split-locks"],
+ "copies": [1, 4], "durationMs": 5, "bands": 0, "walkersPerSecond": 0,
+ "bookmarks": [{"view": "throughput", "caption": "q",
+                "points": [{"policy": "split-locks", "copies": 4}]},
+               {"view": "split", "caption": "none"}]})");
+        }
+        gui::MainWindow w(false);
+        w.setHeadless(false);
+        QVERIFY(w.openScenario(path));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.session().sweepResults().empty(), 120000);
+        double rate = 0, single = 0;
+        for (const sim::SimResult& r : w.session().sweepResults())
+            if (r.copies == 4) (r.policy == "single" ? single : rate) = r.execsPerSecond;
+        QVERIFY(rate > 0 && single > 0);
+        const QStringList want = {QLocale().toString(rate, 'f', 0) + " execs/s",
+                                  QLocale().toString(rate / single, 'f', 2) + "x"};
+        QCOMPARE(w.throughputView()->markTexts(), want);
+        w.nextBookmark();  // a slide that quotes nothing clears them
+        QVERIFY(w.throughputView()->markTexts().isEmpty());
     }
 
     void screenshotFromTheCommandLine() {

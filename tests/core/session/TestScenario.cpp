@@ -54,7 +54,13 @@ private slots:
                        {"third", "throughput", std::nullopt, 2.5},
                        {"fourth", "split", std::nullopt, std::nullopt,
                         std::vector<std::string>{"steps", "vmas"}},
-                       {"fifth", "split", std::nullopt, std::nullopt, std::vector<std::string>{}}};
+                       {"fifth", "split", std::nullopt, std::nullopt, std::vector<std::string>{}},
+                       {"sixth",
+                        "throughput",
+                        std::nullopt,
+                        std::nullopt,
+                        std::nullopt,
+                        {{"single", 32}, {"split-locks", 384}}}};
         QTemporaryDir dir;
         const std::string path = dir.filePath("s.json").toStdString();
         s.save(path);
@@ -103,6 +109,15 @@ private slots:
                                          "\"docks\": [\"steps\", \"toolbox\"]}]}"
                                       << "bad.json:3: unknown dock \"toolbox\" in bookmark 1 "
                                          "(files, vmas, steps or parameters)";
+        QTest::newRow("quoted point of an unknown policy")
+            << "{\"version\": 1,\n\"bookmarks\": [{\"caption\": \"a\",\n \"points\": "
+               "[{\"policy\": \"split-all\", \"copies\": 4}]}]}"
+            << "bad.json:3: unknown policy \"split-all\" in bookmark 1";
+        QTest::newRow("quoted point without copies")
+            << "{\"version\": 1,\n\"bookmarks\": [{\"caption\": \"a\",\n\n \"points\": "
+               "[{\"policy\": \"single\"}]}]}"
+            << "bad.json:4: \"points\" in bookmark 1 must be a list of {\"policy\": NAME, "
+               "\"copies\": N}";
         QTest::newRow("policies not a list") << "{\"version\": 1,\n\"policies\": \"single\"}"
                                              << "bad.json:2: \"policies\" must be a list";
         QTest::newRow("unknown policy")
