@@ -27,6 +27,7 @@ SplitView::SplitView(QWidget* parent) : QWidget(parent) {
     lowerBox->setSpacing(2);
     heading_ = new QLabel(lower);
     heading_->setContentsMargins(10, 2, 10, 2);
+    heading_->setWordWrap(true);  // never wider than the window, in workshop type too
     // The weight alone: the size follows the application's type (workshop mode scales it; a
     // style sheet would freeze it).
     {
@@ -49,7 +50,7 @@ SplitView::SplitView(QWidget* parent) : QWidget(parent) {
     splitter->setStretchFactor(0, 1);
     splitter->setStretchFactor(1, 1);
     splitter->setSizes({480, 520});
-    single_->setMinimumHeight(160);
+    single_->setMinimumHeight(120);  // workshop type on 1280x720 leaves the split view ~420 px
     box->addWidget(splitter);
     connect(single_, &TreeView::nodeClicked, this, &SplitView::nodeClicked);
     connect(single_, &TreeView::removeRequested, this, &SplitView::removeRequested);

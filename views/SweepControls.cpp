@@ -58,7 +58,7 @@ SweepControls::SweepControls(QWidget* parent) : QWidget(parent) {
         tr("Parameter sets drawn across the parameters' plausible ranges for each point: the "
            "plot shades their 10-90% band. 0: no band, each point runs only its seeds"));
     run_ = new QPushButton(tr("Run sweep"), this);
-    run_->setShortcut(QKeySequence(tr("Ctrl+R")));
+    // Ctrl+R is the page's (app/), so that it works with these fields hidden on a slide.
     run_->setToolTip(tr("Simulate every policy at every copy count, on both cores (Ctrl+R)"));
     cancel_ = new QPushButton(tr("Cancel"), this);
     cancel_->setEnabled(false);

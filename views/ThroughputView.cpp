@@ -501,9 +501,11 @@ void ThroughputView::drawMarks() {
             auto* text = new QCPItemText(plot_);
             text->setLayer(QStringLiteral("legend"));
             text->position->setParentAnchor(ring->position);
-            text->position->setCoords(0, side == Qt::AlignTop ? -14 : 14);
-            text->setPositionAlignment(side == Qt::AlignTop ? (Qt::AlignHCenter | Qt::AlignBottom)
-                                                            : (Qt::AlignHCenter | Qt::AlignTop));
+            // Written to the left of the ring: the quoted points are often the last ones, at
+            // the plot's right edge.
+            text->position->setCoords(-6, side == Qt::AlignTop ? -10 : 10);
+            text->setPositionAlignment(side == Qt::AlignTop ? (Qt::AlignRight | Qt::AlignBottom)
+                                                            : (Qt::AlignRight | Qt::AlignTop));
             text->setFont(pxFont(font(), 13, true));
             text->setColor(g->pen().color().darker(140));
             text->setBrush(QColor(255, 255, 255, 225));

@@ -1,5 +1,7 @@
 #include "ThroughputPage.h"
 
+#include <QAction>
+#include <QApplication>
 #include <QCoreApplication>
 #include <QLabel>
 #include <QLocale>
@@ -38,6 +40,11 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
     sweeps_ = new SweepController(this);
 
     connect(controls_, &views::SweepControls::runRequested, this, [this] { startSweep(); });
+    auto* run = new QAction(tr("Run sweep"), this);
+    run->setShortcut(QKeySequence(tr("Ctrl+R")));
+    run->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(run);
+    connect(run, &QAction::triggered, this, [this] { startSweep(); });
     connect(controls_, &views::SweepControls::gridEdited, this, [this] { takeGrid(); });
     connect(controls_, &views::SweepControls::cancelRequested, sweeps_, &SweepController::cancel);
     connect(sweeps_, &SweepController::progress, controls_, &views::SweepControls::setProgress);
@@ -93,7 +100,7 @@ void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
         runs.empty() ? 1 : std::max<std::size_t>(1, runs.front().seedRates.size());
     controls_->setMessage(seeds > 1 ? tr("%1 points x %2 seeds").arg(runs.size()).arg(seeds)
                                     : tr("%1 runs").arg(runs.size()));
-    summary_->setText(summarise(runs));
+    showSummary();
     showHeat(runs);
     showMeasured();
     const std::size_t sets = runs.empty() ? 0 : runs.front().bandRates.size();
@@ -269,6 +276,39 @@ QString ThroughputPage::bandLine(const std::vector<sim::SimResult>& runs) {
 
 // What the model includes, under every result: without it a split policy's curve reads as a
 // forecast.
+void ThroughputPage::setSlideMode(bool on) {
+    slideMode_ = on;
+    // A slide has no use for the grid's fields (Ctrl+R still runs the sweep); the plot takes
+    // their row.
+    controls_->setVisible(!on);
+    showSummary();
+}
+
+QString ThroughputPage::slideScopeNote() {
+    return tr(
+        "Modelled: the i_mmap locks and trees and the lines every exec shares; not the "
+        "slab, the scheduler or memory bandwidth.");
+}
+
+void ThroughputPage::showSummary() {
+    const std::vector<sim::SimResult>& runs = session_.sweepResults();
+    QString text = runs.empty() ? scopeNote() : summarise(runs);
+    if (slideMode_) {
+        QStringList lines = text.split(QLatin1Char('\n'));
+        lines.removeAll(scopeNote());
+        if (!runs.empty()) {
+            const QString band = bandLine(runs);
+            if (lines.removeAll(band) > 0) lines.insert(std::min<qsizetype>(1, lines.size()), band);
+        }
+        lines << slideScopeNote();
+        text = lines.join(QLatin1Char('\n'));
+    }
+    summary_->setText(text);
+    // The application's type, which the label takes (workshop mode sets it just before).
+    summary_->setMaximumHeight(slideMode_ ? QFontMetrics(QApplication::font()).lineSpacing() * 4 + 8
+                                          : QWIDGETSIZE_MAX);
+}
+
 QString ThroughputPage::scopeNote() {
     // The walker figures are the defaults' own, so the note cannot drift from them.
     const double trying = sim::CostParams{}.walkerTrylock;
@@ -329,9 +369,9 @@ void ThroughputPage::reset() {
         sweeps_->wait();
         QCoreApplication::processEvents();
     }
-    summary_->setText(scopeNote());
     // Nothing of the scenario before stays on screen, nor in the session.
     session_.setSweepResults({});
+    showSummary();
     view_->setMarks({});
     view_->setRuns({}, {}, 0);
     view_->setOverlay(idleOverlay());

@@ -34,6 +34,12 @@ public:
     void showGrid();
     // Cancels a running sweep and waits for it; clears the summary (a new scenario).
     void reset();
+    // Slide mode (workshop mode): the grid's fields are hidden, and the summary under the plot
+    // puts the ratios and their bands first, says what the model holds in one line, and is
+    // never taller than four lines, so that the plot keeps the screen at 1280x720.
+    void setSlideMode(bool on);
+    static QString slideScopeNote();
+
     // Real execl figures (immap bench execl --output FILE) over the simulated curves.
     bool openMeasurements(const QString& path);
 
@@ -63,6 +69,8 @@ private:
     // The measured points against the session's machine (again after a sweep: it may have
     // changed since they were opened).
     void showMeasured();
+    void showSummary();
+    bool slideMode_ = false;
     // The heat of one policy's biggest run (the first policy swept unless chosen).
     void showHeat(const std::vector<sim::SimResult>& runs, int policy = 0);
 

@@ -76,7 +76,14 @@ Workshop::Workshop(session::Session& session, PageHost& host, QMainWindow& windo
     captionBar_->hide();
 }
 
-Workshop::~Workshop() = default;
+Workshop::~Workshop() {
+    // The type is the application's: a window closed in workshop mode gives it back, so that
+    // another window (a test's next one) does not start 1.6 times larger.
+    if (on_ && normalFont_) {
+        QApplication::setFont(*normalFont_);
+        qApp->setProperty("immapFontScale", QVariant());
+    }
+}
 
 void Workshop::addActions(QMenu* file, QAction* before, QMenu* view) {
     if (file) {
@@ -248,12 +255,14 @@ void Workshop::setWorkshopMode(bool on) {
         qApp->setProperty("immapFontScale", kFontScale);  // the text views paint themselves
         window_.setWindowState(window_.windowState() | Qt::WindowFullScreen);
         captionBar_->show();
+        throughput_.setSlideMode(true);
         if (bookmark_ >= 0) showBookmark(bookmark_);  // the slide's docks
     } else {
         QApplication::setFont(*normalFont_);
         qApp->setProperty("immapFontScale", QVariant());
         window_.setWindowState(stateBefore_ & ~Qt::WindowFullScreen);
         captionBar_->setVisible(!scenario_.bookmarks.empty());
+        throughput_.setSlideMode(false);
         host_.restoreDocks();
     }
     host_.showStatus(
