@@ -500,6 +500,7 @@ void ThroughputView::drawMarks() {
             ring->setBrush(Qt::NoBrush);
             auto* text = new QCPItemText(plot_);
             text->setLayer(QStringLiteral("legend"));
+            text->setClipToAxisRect(false);  // a point at the pane's top still shows its figure
             text->position->setParentAnchor(ring->position);
             // Written to the left of the ring: the quoted points are often the last ones, at
             // the plot's right edge.
