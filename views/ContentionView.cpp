@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "LockQueueRows.h"
 #include "NodePalette.h"
 #include "trace/Timeline.h"
 
@@ -344,13 +345,13 @@ void ContentionView::paintTo(QPainter& p, const QRect& rect) {
                                  .arg(run_.finished ? tr(" · finished") : QString()),
                              Qt::ElideRight, clock.width()));
 
-    paintLanes(p, fm);
+    paintLanes(p);
     paintAxis(p, fm);
-    paintQueues(p, f, fm);
+    paintQueues(p, f);
     paintLegend(p, fm);
 }
 
-void ContentionView::paintLanes(QPainter& p, const QFontMetrics& fm) {
+void ContentionView::paintLanes(QPainter& p) {
     if (history_.lanes().isNull()) {
         p.setPen(QColor(0x77, 0x77, 0x77));
         p.drawText(lanes_, Qt::AlignCenter, tr("No run yet: press Start."));
@@ -436,80 +437,8 @@ void ContentionView::paintAxis(QPainter& p, const QFontMetrics& fm) {
                    Qt::AlignLeft | Qt::AlignVCenter, what);
 }
 
-void ContentionView::paintQueues(QPainter& p, const QFont& f, const QFontMetrics& fm) {
-    // Queues: each lock with a holder or a queue (all of them when they fit), holders first
-    // (in the lock's colour), then the waiting CPUs in arrival order.
-    queueRows_.clear();
-    std::vector<int> shown;
-    const int fit = std::max(0, queues_.height() / queueRow_ - 1);
-    for (int i = 0; i < static_cast<int>(run_.locks.size()); ++i)
-        shown.push_back(i);
-    if (static_cast<int>(shown.size()) > fit) {
-        std::erase_if(shown, [&](int i) {
-            const auto& q = run_.locks[static_cast<std::size_t>(i)];
-            return q.holders.empty() && q.waiting.empty();
-        });
-        if (static_cast<int>(shown.size()) > fit) {
-            std::stable_sort(shown.begin(), shown.end(), [&](int a, int b) {
-                return run_.locks[static_cast<std::size_t>(a)].waiting.size() >
-                       run_.locks[static_cast<std::size_t>(b)].waiting.size();
-            });
-            shown.resize(static_cast<std::size_t>(fit));
-            std::sort(shown.begin(), shown.end());
-        }
-    }
-    p.setPen(QColor(0x33, 0x33, 0x33));
-    p.drawText(QRect(queues_.left(), queues_.top(), queues_.width(), queueRow_),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(tr("%1/%2 locks · holder | waiting in arrival order")
-                                 .arg(shown.size())
-                                 .arg(run_.locks.size()),
-                             Qt::ElideRight, queues_.width()));
-    int y = queues_.top() + queueRow_;
-    QFont small = f;
-    small.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
-    const QFontMetrics sm(small);
-    for (int lock : shown) {
-        const live::LockQueue& q = run_.locks[static_cast<std::size_t>(lock)];
-        const QRect row(queues_.left(), y, queues_.width(), queueRow_ - 2);
-        queueRows_.push_back({lock, row});
-        p.fillRect(QRect(row.left(), row.top() + 2, kChip, row.height() - 4), lockColor(lock));
-        p.setFont(f);
-        p.setPen(Qt::black);
-        p.drawText(
-            QRect(row.left() + kChip + 4, row.top(), queueName_ - kChip - 6, row.height()),
-            Qt::AlignLeft | Qt::AlignVCenter,
-            fm.elidedText(QString::fromStdString(q.name), Qt::ElideMiddle, queueName_ - kChip - 6));
-        const int boxesLeft = row.left() + queueName_;
-        const int avail = std::max(0, row.right() - boxesLeft - 30);
-        const int count = static_cast<int>(q.holders.size() + q.waiting.size());
-        const int boxW = count > 0 ? std::clamp(avail / count, 3, 28) : 28;
-        const int maxBoxes = boxW > 0 ? avail / boxW : 0;
-        p.setFont(small);
-        int k = 0;
-        auto box = [&](const live::QueueEntry& e, const QColor& fill) {
-            if (k >= maxBoxes) return;
-            const QRect b(boxesLeft + k * boxW, row.top() + 1, boxW - 1, row.height() - 2);
-            p.fillRect(b, fill);
-            if (boxW >= sm.horizontalAdvance(QStringLiteral("000")) + 2) {
-                p.setPen(Qt::white);
-                p.drawText(b, Qt::AlignCenter,
-                           e.cpu >= 0 ? QString::number(e.cpu) : QStringLiteral("w"));
-            }
-            ++k;
-        };
-        for (const auto& e : q.holders)
-            box(e, lockColor(lock).darker(e.read ? 100 : 130));
-        for (const auto& e : q.waiting)
-            box(e, waitingColor());
-        if (count > maxBoxes) {
-            p.setPen(Qt::black);
-            p.drawText(QRect(boxesLeft + k * boxW + 2, row.top(), 40, row.height()),
-                       Qt::AlignLeft | Qt::AlignVCenter, tr("+%1").arg(count - maxBoxes));
-        }
-        y += queueRow_;
-        if (y + queueRow_ > queues_.bottom()) break;
-    }
+void ContentionView::paintQueues(QPainter& p, const QFont& f) {
+    queueRows_ = LockQueueRows::paint(p, queues_, run_, f, queueRow_, queueName_);
 }
 
 void ContentionView::paintLegend(QPainter& p, const QFontMetrics& fm) {

@@ -87,9 +87,9 @@ private:
     QString tooltipAt(QPoint p) const;
     const Band* bandOf(int node) const;
     int bandAt(QPoint p) const;
-    void paintLanes(QPainter& p, const QFontMetrics& fm);
+    void paintLanes(QPainter& p);
     void paintAxis(QPainter& p, const QFontMetrics& fm);
-    void paintQueues(QPainter& p, const QFont& f, const QFontMetrics& fm);
+    void paintQueues(QPainter& p, const QFont& f);
     void paintLegend(QPainter& p, const QFontMetrics& fm);
 
     live::RunSnapshot run_;

@@ -1,6 +1,7 @@
 #include "ThroughputView.h"
 
 #include "FontScale.h"
+#include "PlotCard.h"
 
 #include <QFileInfo>
 #include <QLocale>
@@ -421,37 +422,17 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         speedRect_->axis(QCPAxis::atLeft)->setRange(0, maxS * 1.15);
     }
     // The overlay: over the curves, in the middle of the throughput pane, on a white card.
-    overlayItem_ = new QCPItemText(plot_);
-    overlayItem_->setLayer(QStringLiteral("legend"));
-    overlayItem_->setClipToAxisRect(false);
-    overlayItem_->position->setType(QCPItemPosition::ptAxisRectRatio);
-    overlayItem_->position->setAxisRect(top);
-    overlayItem_->position->setCoords(0.5, 0.5);
-    overlayItem_->setPositionAlignment(Qt::AlignCenter);
-    overlayItem_->setTextAlignment(Qt::AlignCenter);
-    overlayItem_->setFont(pxFont(font(), 16));
+    overlayItem_ =
+        PlotCard::note(plot_, top, {0.5, 0.5}, Qt::AlignCenter, overlay_, pxFont(font(), 16),
+                       Qt::black, QColor(255, 255, 255, 235), QColor(0x99, 0x99, 0x99));
     overlayItem_->setPadding(QMargins(16, 10, 16, 10));
-    overlayItem_->setBrush(QColor(255, 255, 255, 235));
-    overlayItem_->setPen(QPen(QColor(0x99, 0x99, 0x99)));
-    overlayItem_->setText(overlay_);
     overlayItem_->setVisible(!overlay_.isEmpty());
     // Points from another machine: said over the plot, where nobody can miss it.
-    if (!measuredPoints_.empty() && !measuredNote_.isEmpty()) {
-        measuredNoteItem_ = new QCPItemText(plot_);
-        measuredNoteItem_->setLayer(QStringLiteral("legend"));
-        measuredNoteItem_->setClipToAxisRect(false);
-        measuredNoteItem_->position->setType(QCPItemPosition::ptAxisRectRatio);
-        measuredNoteItem_->position->setAxisRect(top);
-        measuredNoteItem_->position->setCoords(0.01, 0.03);
-        measuredNoteItem_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-        measuredNoteItem_->setTextAlignment(Qt::AlignLeft);
-        measuredNoteItem_->setFont(pxFont(font(), 13));
-        measuredNoteItem_->setColor(QColor(0x8a, 0x1c, 0x1c));
-        measuredNoteItem_->setPadding(QMargins(8, 5, 8, 5));
-        measuredNoteItem_->setBrush(QColor(0xff, 0xf4, 0xd6, 240));
-        measuredNoteItem_->setPen(QPen(QColor(0xc0, 0x8a, 0x2c)));
-        measuredNoteItem_->setText(measuredNote_);
-    }
+    if (!measuredPoints_.empty() && !measuredNote_.isEmpty())
+        measuredNoteItem_ =
+            PlotCard::note(plot_, top, {0.01, 0.03}, Qt::AlignLeft | Qt::AlignTop, measuredNote_,
+                           pxFont(font(), 13), QColor(0x8a, 0x1c, 0x1c),
+                           QColor(0xff, 0xf4, 0xd6, 240), QColor(0xc0, 0x8a, 0x2c));
     plot_->replot();
 }
 
@@ -486,37 +467,19 @@ void ThroughputView::drawMarks() {
             if (c.policy == policy && (!curve || c.walkersPerSecond < curve->walkersPerSecond))
                 curve = &c;
         if (!curve) continue;
+        // The figure as plotted (the seeds' mean), execs/s above its ring, the ratio below.
         auto mark = [&, copies = copies](QCPGraph* g, const QString& unit, int decimals,
-                                         Qt::Alignment side) {
+                                         bool above) {
             if (!g) return;
             const auto it = g->data()->findBegin(copies, false);
             if (it == g->data()->constEnd() || it->key != copies) return;
-            auto* ring = new QCPItemTracer(plot_);
-            ring->setGraph(g);
-            ring->setGraphKey(copies);
-            ring->setStyle(QCPItemTracer::tsCircle);
-            ring->setSize(16);
-            ring->setPen(QPen(g->pen().color(), 2.5));
-            ring->setBrush(Qt::NoBrush);
-            auto* text = new QCPItemText(plot_);
-            text->setLayer(QStringLiteral("legend"));
-            text->setClipToAxisRect(false);  // a point at the pane's top still shows its figure
-            text->position->setParentAnchor(ring->position);
-            // Written to the left of the ring: the quoted points are often the last ones, at
-            // the plot's right edge.
-            text->position->setCoords(-6, side == Qt::AlignTop ? -10 : 10);
-            text->setPositionAlignment(side == Qt::AlignTop ? (Qt::AlignRight | Qt::AlignBottom)
-                                                            : (Qt::AlignRight | Qt::AlignTop));
-            text->setFont(pxFont(font(), 13, true));
-            text->setColor(g->pen().color().darker(140));
-            text->setBrush(QColor(255, 255, 255, 225));
-            text->setPadding(QMargins(4, 1, 4, 1));
-            text->setText(QLocale().toString(it->value, 'f', decimals) + unit);
-            markItems_.push_back(text);
+            markItems_.push_back(PlotCard::figure(
+                plot_, g, copies, QLocale().toString(it->value, 'f', decimals) + unit,
+                pxFont(font(), 13, true), above));
         };
-        mark(curve->throughput, tr(" execs/s"), 0, Qt::AlignTop);
+        mark(curve->throughput, tr(" execs/s"), 0, true);
         if (policy != QLatin1String("single"))  // single over itself is 1 by definition
-            mark(curve->speedup, QStringLiteral("x"), 2, Qt::AlignBottom);
+            mark(curve->speedup, QStringLiteral("x"), 2, false);
     }
 }
 

@@ -143,8 +143,19 @@ void ThroughputPage::showHeat(const std::vector<sim::SimResult>& runs, int polic
     heat_->setHeatChoices(policies, policy);
 }
 
-QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
-    if (runs.empty()) return {};
+QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs, bool slide) {
+    if (runs.empty()) return slide ? slideScopeNote() : scopeNote();
+    // The ratios and what the model holds close every summary; a slide has the ratios first
+    // (after the heading line) and the scope in one line.
+    auto close = [&](QStringList& lines) {
+        if (slide)
+            lines.insert(std::min<qsizetype>(1, lines.size()), bandLine(runs));
+        else
+            lines << bandLine(runs);
+        lines << (slide ? slideScopeNote() : scopeNote());
+        lines.removeAll(QString());
+        return lines.join(QLatin1Char('\n'));
+    };
     unsigned low = runs.front().copies, high = runs.front().copies;
     std::vector<double> rates;          // ascending
     std::vector<std::string> policies;  // in sweep order
@@ -214,9 +225,7 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
                          parts.join(QStringLiteral(" · "));
             if (low == high) break;
         }
-        lines << bandLine(runs) << scopeNote();
-        lines.removeAll(QString());
-        return lines.join(QLatin1Char('\n'));
+        return close(lines);
     }
     for (unsigned copies : {low, high}) {
         QStringList parts;
@@ -238,9 +247,7 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs) {
     const double walkers = runs.front().walkersPerSecond;
     if (walkers > 0)
         lines.prepend(tr("With %1 whole-file walks/s:").arg(loc.toString(walkers, 'f', 0)));
-    lines << bandLine(runs) << scopeNote();
-    lines.removeAll(QString());
-    return lines.join(QLatin1Char('\n'));
+    return close(lines);
 }
 
 // Each policy over single at the largest copy count with its band, as `immap sweep --bands`
@@ -291,18 +298,7 @@ QString ThroughputPage::slideScopeNote() {
 }
 
 void ThroughputPage::showSummary() {
-    const std::vector<sim::SimResult>& runs = session_.sweepResults();
-    QString text = runs.empty() ? scopeNote() : summarise(runs);
-    if (slideMode_) {
-        QStringList lines = text.split(QLatin1Char('\n'));
-        lines.removeAll(scopeNote());
-        if (!runs.empty()) {
-            const QString band = bandLine(runs);
-            if (lines.removeAll(band) > 0) lines.insert(std::min<qsizetype>(1, lines.size()), band);
-        }
-        lines << slideScopeNote();
-        text = lines.join(QLatin1Char('\n'));
-    }
+    const QString text = summarise(session_.sweepResults(), slideMode_);
     summary_->setText(text);
     // The application's type, which the label takes (workshop mode sets it just before).
     summary_->setMaximumHeight(slideMode_ ? QFontMetrics(QApplication::font()).lineSpacing() * 4 + 8

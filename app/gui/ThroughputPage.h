@@ -50,8 +50,10 @@ public:
 
     // Each policy at the smallest and the largest copy count swept, as the summary line says;
     // a sweep with several walker rates gives each policy's execs/s at each rate (without
-    // walkers first) and the walk latency, the largest copy count first.
-    static QString summarise(const std::vector<sim::SimResult>& runs);
+    // walkers first) and the walk latency, the largest copy count first; then the ratios over
+    // single with their bands, and what the model holds. slide: the ratios right after the
+    // first line and the one-line scope (slideScopeNote). No runs: the scope alone.
+    static QString summarise(const std::vector<sim::SimResult>& runs, bool slide = false);
     static QString scopeNote();
     static QString bandLine(const std::vector<sim::SimResult>& runs);
 

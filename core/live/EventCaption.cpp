@@ -33,7 +33,7 @@ std::string fileName(const sim::SimEvent& e, const trace::TraceHeader& h) {
 }
 
 std::string purpose(const sim::SimEvent& e) {
-    const std::string p = sim::purposeText(static_cast<sim::Purpose>(e.purpose));
+    const std::string p = sim::purposeText(e.purpose);
     return p.empty() ? p : " " + p;
 }
 

@@ -47,6 +47,9 @@ struct SimConfig {
 };
 
 // The event stream, for traces and animation. Off unless an observer is set.
+// Why an agent takes an i_mmap lock, by the kernel call that takes it.
+enum class Purpose : std::uint8_t { Unknown, Map, Split, Unlink, Expand, Walk };
+
 struct SimEvent {
     enum Kind : std::uint8_t {
         ExecBegin,
@@ -85,15 +88,13 @@ struct SimEvent {
     std::uint8_t mode = 0;  // lock wait/acquire: 0 write, 1 read
     bool spin = false;      // lock wait: a writer spinning optimistically (else it sleeps)
     bool inferred = false;  // imported traces: not in the recording, implied by it
-    // Lock events of a simulated run: what the hold is for (a Purpose); imported traces do
-    // not know it.
-    std::uint8_t purpose = 0;
+    // Lock events of a simulated run: what the hold is for; imported traces do not know it.
+    Purpose purpose = Purpose::Unknown;
 };
 const char* simEventName(SimEvent::Kind k);
 
-// Why an agent takes an i_mmap lock, by the kernel call that takes it.
-enum class Purpose : std::uint8_t { Unknown, Map, Split, Unlink, Expand, Walk };
-// "to map (vma_link_file)", "for a split (__split_vma)", ...; "" for Unknown.
+// "to map a new VMA (vma_link_file)", "for a split (__split_vma: vma_prepare)", ...; "" for
+// Unknown.
 const char* purposeText(Purpose p);
 
 class SimObserver {

@@ -224,9 +224,7 @@ struct Simulator::Impl {
         e.mode = mode == Mode::Read ? 1 : 0;
         e.spin = spin;
         if (lock >= 0) e.file = locks[static_cast<std::size_t>(lock)]->file;
-        if (lock >= 0 && agent >= 0)
-            e.purpose =
-                static_cast<std::uint8_t>(purposeOf(agents[static_cast<std::size_t>(agent)]));
+        if (lock >= 0 && agent >= 0) e.purpose = purposeOf(agents[static_cast<std::size_t>(agent)]);
         if (v) {
             e.file = v->file;
             e.tree = v->tree;

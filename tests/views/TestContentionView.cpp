@@ -31,6 +31,14 @@ bool same(const QColor& a, const QColor& b) {
     return a.rgb() == b.rgb();
 }
 
+// CPU 3 waiting for libc's lock: the history tests' one lane.
+live::RunSnapshot oneWaitingLane() {
+    live::RunSnapshot r;
+    r.locks = {{"libc.so.6", 0, {}, {}}};
+    r.lanes = {{3, 0, live::LaneState::Waiting, 0, false, 1}};
+    return r;
+}
+
 live::LiveSnapshot liveRun() {
     live::LiveConfig c;
     c.run.topology = &numa12();
@@ -108,9 +116,7 @@ private slots:
 
     // History: the newest column on the right; the previous snapshot's state one column left.
     void historyScrollsLeft() {
-        live::RunSnapshot r;
-        r.locks = {{"libc.so.6", 0, {}, {}}};
-        r.lanes = {{3, 0, live::LaneState::Waiting, 0, false, 1}};
+        live::RunSnapshot r = oneWaitingLane();
         ContentionView v;
         v.resize(960, 400);
         v.setSnapshot(r, 10);
@@ -161,9 +167,7 @@ private slots:
     // the picture of a paused run is the same however many frames arrive; a step that moves
     // the clock adds exactly one column.
     void sameTimeAddsNoColumn() {
-        live::RunSnapshot r;
-        r.locks = {{"libc.so.6", 0, {}, {}}};
-        r.lanes = {{3, 0, live::LaneState::Waiting, 0, false, 1}};
+        live::RunSnapshot r = oneWaitingLane();
         ContentionView v;
         v.resize(960, 400);
         v.setSnapshot(r, 10);

@@ -210,6 +210,12 @@ private slots:
                                        "[the 10-90% band over 3 parameter sets]: "
                                        "split-locks/single %1x [2.20, 3.80]")
                                    .arg(408717.0 / 16955, 0, 'f', 2));
+        // On a slide the ratios come right after the heading line and the scope is one line.
+        const QStringList slide = gui::ThroughputPage::summarise(banded, true).split('\n');
+        QCOMPARE(slide.size(), withBands.size());
+        QCOMPARE(slide[1], withBands[3]);
+        QCOMPARE(slide.last(), gui::ThroughputPage::slideScopeNote());
+        QVERIFY(!slide.contains(gui::ThroughputPage::scopeNote()));
     }
 
     // The parameters dock feeds the sweep: a tenfold unlocked time makes one copy ten times

@@ -350,16 +350,20 @@ private slots:
         const QString without = write("none.json", "topology");
         gui::MainWindow w(false);
         w.setHeadless(false);
+        // What the plot and the heat legend say while the sweep runs, at its first progress
+        // (the page's own handler, connected first, has updated them by then).
+        QString overlay, heat;
+        connect(w.sweeps(), &SweepController::progress, &w, [&] {
+            if (!overlay.isEmpty()) return;
+            overlay = w.throughputView()->overlay();
+            heat = w.topologyView()->heatLegendText();
+        });
         QVERIFY(w.openScenario(withSweep));
         QCOMPARE(w.currentBookmark(), 0);  // a split slide first: the sweep runs behind it
-        QTRY_VERIFY_WITH_TIMEOUT(w.sweeps()->running() || !w.throughputView()->runs().empty(),
-                                 5000);
-        if (w.sweeps()->running()) {
-            QVERIFY2(w.throughputView()->overlay().startsWith(QStringLiteral("Simulating")),
-                     qPrintable(w.throughputView()->overlay()));
-            QVERIFY(
-                w.topologyView()->heatLegendText().contains(QStringLiteral("sweep is running")));
-        }
+        QVERIFY(!w.sweeps()->running());   // queued: the caller's settings go in first
+        QTRY_VERIFY_WITH_TIMEOUT(!overlay.isEmpty(), 60000);
+        QVERIFY2(overlay.startsWith(QStringLiteral("Simulating")), qPrintable(overlay));
+        QVERIFY2(heat.contains(QStringLiteral("sweep is running")), qPrintable(heat));
         QTRY_VERIFY_WITH_TIMEOUT(!w.sweeps()->running() && !w.throughputView()->runs().empty(),
                                  120000);
         QCOMPARE(w.throughputView()->runs().size(), std::size_t{4});  // 2 policies x 2 counts

@@ -70,13 +70,13 @@ private slots:
     void stepCaptionsSayWhatRan() {
         LiveState s(header());
         SimEvent acquire = ev(10, SimEvent::LockAcquire, 0, 0);
-        acquire.purpose = static_cast<std::uint8_t>(sim::Purpose::Split);
+        acquire.purpose = sim::Purpose::Split;
         s.onEvent(acquire);  // not captured
         QVERIFY(s.stepCaptions().empty());
         s.captureSteps(true);
         SimEvent wait = ev(20, SimEvent::LockWait, 1, 0);
         wait.spin = true;
-        wait.purpose = static_cast<std::uint8_t>(sim::Purpose::Map);
+        wait.purpose = sim::Purpose::Map;
         s.onEvent(wait);
         s.onEvent(ev(30, SimEvent::LockRelease, 0, 0));
         s.onEvent(insert(40, 0, 7, 100, 130));
@@ -91,7 +91,7 @@ private slots:
         s.captureSteps(true);
         QVERIFY(s.stepCaptions().empty());
         SimEvent grant = ev(60, SimEvent::LockAcquire, 1, 0);
-        grant.purpose = static_cast<std::uint8_t>(sim::Purpose::Split);
+        grant.purpose = sim::Purpose::Split;
         s.onEvent(grant);
         QCOMPARE(s.stepCaptions().front(),
                  std::string("CPU 5 (node 0) acquires libc.so.6 (write) for a split "

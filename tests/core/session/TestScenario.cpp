@@ -49,18 +49,18 @@ private slots:
         s.recipePath = "../recipes/execl-glibc236.json";
         s.params = {{"tree_op_ns", 20.5}, {"walker_pages", 4}, {"mem_local_ns", 60}};
         s.view = "throughput";
-        s.bookmarks = {{"first", "split", std::nullopt, std::nullopt},
-                       {"second\nline", "", std::uint64_t{123456789012}, std::nullopt},
-                       {"third", "throughput", std::nullopt, 2.5},
-                       {"fourth", "split", std::nullopt, std::nullopt,
-                        std::vector<std::string>{"steps", "vmas"}},
-                       {"fifth", "split", std::nullopt, std::nullopt, std::vector<std::string>{}},
-                       {"sixth",
-                        "throughput",
-                        std::nullopt,
-                        std::nullopt,
-                        std::nullopt,
-                        {{"single", 32}, {"split-locks", 384}}}};
+        auto mark = [&s](std::string caption, std::string view) -> session::ScenarioBookmark& {
+            session::ScenarioBookmark b;
+            b.caption = std::move(caption);
+            b.view = std::move(view);
+            return s.bookmarks.emplace_back(std::move(b));
+        };
+        mark("first", "split");
+        mark("second\nline", "").event = std::uint64_t{123456789012};
+        mark("third", "throughput").timeMs = 2.5;
+        mark("fourth", "split").docks = std::vector<std::string>{"steps", "vmas"};
+        mark("fifth", "split").docks = std::vector<std::string>{};
+        mark("sixth", "throughput").points = {{"single", 32}, {"split-locks", 384}};
         QTemporaryDir dir;
         const std::string path = dir.filePath("s.json").toStdString();
         s.save(path);
