@@ -99,6 +99,8 @@ ThroughputView::ThroughputView(QWidget* parent) : QWidget(parent), plot_(new QCu
     plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     // The legend is built by hand, one entry per policy and walker rate.
     plot_->setAutoAddPlottableToLegend(false);
+    // Made once: the panes made by each setRuns() join it and leave it when deleted.
+    margins_ = new QCPMarginGroup(plot_);
     plot_->setMouseTracking(true);
     plot_->addLayer(QStringLiteral("bands"), plot_->layer(QStringLiteral("main")),
                     QCustomPlot::limBelow);
@@ -232,8 +234,9 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     const bool banded = std::any_of(runs_.begin(), runs_.end(),
                                     [](const sim::SimResult& r) { return !r.bandRates.empty(); });
     int row = 1;
-    if (banded) {
-        // What the shading is, once, where it is read before the curves.
+    if (banded && !compact_) {
+        // What the shading is, once, where it is read before the curves (a slide's summary
+        // says it instead).
         std::size_t sets = 0;
         for (const sim::SimResult& r : runs_)
             sets = std::max(sets, r.bandRates.size());
@@ -247,24 +250,34 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     }
     // The legend has a row of its own under the title, not an inset over the plot: with a
     // curve per policy and walker rate it would cover curves. Each policy's curves are one
-    // column (rates down), centred between two empty stretching cells.
-    auto* legendRow = new QCPLayoutGrid;
-    const int legendAt = row++;
-    plot_->plotLayout()->addElement(legendAt, 0, legendRow);
+    // column (rates down), centred between two empty stretching cells. Compact (a slide), it
+    // is an inset in the throughput pane's top-left corner, which the curves leave empty:
+    // they start low at one copy and rise to the right.
     auto* legend = new QCPLegend;
-    legendRow->addElement(0, 0, new QCPLayoutElement(plot_));
-    legendRow->addElement(0, 1, legend);
-    legendRow->addElement(0, 2, new QCPLayoutElement(plot_));
-    legendRow->setColumnStretchFactors({1, 0.001, 1});
-    legendRow->setMargins(QMargins(0, 0, 0, 0));
-    legend->setLayer("legend");
-    legend->setFont(pxFont(font(), 12));
-    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    if (!compact_) {
+        auto* legendRow = new QCPLayoutGrid;
+        plot_->plotLayout()->addElement(row++, 0, legendRow);
+        legendRow->addElement(0, 0, new QCPLayoutElement(plot_));
+        legendRow->addElement(0, 1, legend);
+        legendRow->addElement(0, 2, new QCPLayoutElement(plot_));
+        legendRow->setColumnStretchFactors({1, 0.001, 1});
+        legendRow->setMargins(QMargins(0, 0, 0, 0));
+    }
     auto* top = new QCPAxisRect(plot_);
     topRect_ = top;
+    if (compact_) {
+        top->insetLayout()->addElement(legend, Qt::AlignLeft | Qt::AlignTop);
+        legend->setBrush(QColor(255, 255, 255, 225));
+    }
+    legend->setLayer("legend");  // once placed: a layer needs the plot, which placing gives
+    legend->setFont(pxFont(font(), 12));
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     speedRect_ = new QCPAxisRect(plot_);
     plot_->plotLayout()->addElement(row, 0, top);
     plot_->plotLayout()->addElement(row + 1, 0, speedRect_);
+    // One left and right margin for both panes, so that a copy count is at the same x in both.
+    top->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
+    speedRect_->setMarginGroup(QCP::msLeft | QCP::msRight, margins_);
     for (int r = 0; r < row; ++r)
         plot_->plotLayout()->setRowStretchFactor(r, 0.001);
     plot_->plotLayout()->setRowStretchFactor(row, 3);
@@ -284,8 +297,17 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         r->axis(QCPAxis::atBottom)->setLabel(tr("copies (execl -c N)"));
         r->setRangeZoom(Qt::Horizontal | Qt::Vertical);
     }
+    // Compact: the panes share their copies axis, so it is named once, under the lower one,
+    // and the left titles are short enough for the lower pane's height.
+    if (compact_) {
+        top->axis(QCPAxis::atBottom)->setLabel(QString());
+        top->axis(QCPAxis::atBottom)->setTickLabels(false);
+        // The lower pane's data area is then about as tall as the upper one's.
+        plot_->plotLayout()->setRowStretchFactor(row + 1, 3);
+    }
     top->axis(QCPAxis::atLeft)->setLabel(tr("execs/s"));
-    speedRect_->axis(QCPAxis::atLeft)->setLabel(tr("speedup over single"));
+    speedRect_->axis(QCPAxis::atLeft)
+        ->setLabel(compact_ ? tr("x single") : tr("speedup over single"));
 
     // Curves: policies in the order they first appear, each with its walker rates ascending.
     std::vector<std::string> order;
@@ -380,7 +402,8 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         top->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
         top->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
         top->axis(QCPAxis::atLeft)->setRange(minY / 1.5, maxY * 1.5);
-        top->axis(QCPAxis::atLeft)->setLabel(tr("execs/s (log scale)"));
+        top->axis(QCPAxis::atLeft)
+            ->setLabel(compact_ ? tr("execs/s (log)") : tr("execs/s (log scale)"));
     } else {
         top->axis(QCPAxis::atLeft)->setRange(0, maxY * 1.1);
     }
@@ -446,6 +469,12 @@ QString ThroughputView::machineName(const topology::Topology& topo) {
                          : spec == "host"                   ? tr("this host")
                                                             : QString::fromStdString(spec);
     return tr("%1 (%2 NUMA nodes, %3 CPUs)").arg(name).arg(topo.nodeCount()).arg(topo.pus().size());
+}
+
+void ThroughputView::setCompact(bool on) {
+    if (compact_ == on) return;
+    compact_ = on;
+    setRuns(runs_, machine_, pus_);
 }
 
 void ThroughputView::setMarks(const std::vector<std::pair<QString, unsigned>>& marks) {

@@ -22,6 +22,7 @@ class QCPAxisRect;
 class QCPGraph;
 class QCPItemText;
 class QCPLegend;
+class QCPMarginGroup;
 
 namespace immap::views {
 
@@ -75,6 +76,14 @@ public:
     // The figures written, in mark order, both panes ("25,164 execs/s", "3.01x").
     QStringList markTexts() const;
 
+    // Compact, for a slide: no line saying what the shading is (the caller says it), the
+    // legend inside the throughput pane, the copies axis named once and short axis titles, so
+    // that both panes keep their height at 1280x720 in large type.
+    void setCompact(bool on);
+    bool compact() const { return compact_; }
+    QCPAxisRect* throughputRect() const { return topRect_; }
+    QCPAxisRect* speedupRect() const { return speedRect_; }
+
     // A message over the plot (no sweep yet, the sweep's progress); empty hides it. Kept
     // across setRuns().
     void setOverlay(const QString& text);
@@ -98,6 +107,7 @@ private:
 
     QCustomPlot* plot_;
     QCPAxisRect* speedRect_ = nullptr;
+    QCPMarginGroup* margins_ = nullptr;
     std::vector<sim::SimResult> runs_;
     std::vector<Measured> measuredPoints_;
     QString measuredLabel_;
@@ -132,6 +142,7 @@ private:
     std::vector<Curve> curves_;
     bool severalRates_ = false;  // the runs have more than one walker rate
     bool claimsShown_ = false;
+    bool compact_ = false;
 };
 
 }  // namespace immap::views

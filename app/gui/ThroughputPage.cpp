@@ -147,11 +147,15 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs, bool 
     if (runs.empty()) return slide ? slideScopeNote() : scopeNote();
     // The ratios and what the model holds close every summary; a slide has the ratios first
     // (after the heading line) and the scope in one line.
-    auto close = [&](QStringList& lines) {
-        if (slide)
-            lines.insert(std::min<qsizetype>(1, lines.size()), bandLine(runs));
-        else
+    // A slide keeps only the heading line, not the per-copies figures: the plot and its quoted
+    // points carry them, and four lines of large type hold no more.
+    auto close = [&](QStringList& lines, qsizetype headings) {
+        if (slide) {
+            lines = lines.mid(0, headings);
             lines << bandLine(runs);
+        } else {
+            lines << bandLine(runs);
+        }
         lines << (slide ? slideScopeNote() : scopeNote());
         lines.removeAll(QString());
         return lines.join(QLatin1Char('\n'));
@@ -225,7 +229,7 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs, bool 
                          parts.join(QStringLiteral(" · "));
             if (low == high) break;
         }
-        return close(lines);
+        return close(lines, 1);
     }
     for (unsigned copies : {low, high}) {
         QStringList parts;
@@ -247,7 +251,7 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs, bool 
     const double walkers = runs.front().walkersPerSecond;
     if (walkers > 0)
         lines.prepend(tr("With %1 whole-file walks/s:").arg(loc.toString(walkers, 'f', 0)));
-    return close(lines);
+    return close(lines, walkers > 0 ? 1 : 0);
 }
 
 // Each policy over single at the largest copy count with its band, as `immap sweep --bands`
@@ -288,6 +292,7 @@ void ThroughputPage::setSlideMode(bool on) {
     // A slide has no use for the grid's fields (Ctrl+R still runs the sweep); the plot takes
     // their row.
     controls_->setVisible(!on);
+    view_->setCompact(on);
     showSummary();
 }
 
@@ -301,8 +306,8 @@ void ThroughputPage::showSummary() {
     const QString text = summarise(session_.sweepResults(), slideMode_);
     summary_->setText(text);
     // The application's type, which the label takes (workshop mode sets it just before).
-    summary_->setMaximumHeight(slideMode_ ? QFontMetrics(QApplication::font()).lineSpacing() * 4 + 8
-                                          : QWIDGETSIZE_MAX);
+    summary_->setMaximumHeight(
+        slideMode_ ? QFontMetrics(QApplication::font()).lineSpacing() * 4 + 14 : QWIDGETSIZE_MAX);
 }
 
 QString ThroughputPage::scopeNote() {

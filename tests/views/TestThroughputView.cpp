@@ -278,6 +278,57 @@ private slots:
         QCOMPARE(v.speedupBand("single").second, nullptr);
     }
 
+    // A slide: at a slide's plot size (1280 x 430, what a workshop slide leaves the plot) and
+    // in workshop type, both panes keep a real height, each left title fits its own pane (they
+    // ran into each other), the legend sits inside the upper pane and the panes' copies axes
+    // line up.
+    void compactFitsASlide() {
+        qApp->setProperty("immapFontScale", 1.6);
+        std::vector<sim::SimResult> runs = sideBySide();
+        for (sim::SimResult& r : runs)
+            r.bandRates = {r.execsPerSecond * 0.9, r.execsPerSecond, r.execsPerSecond * 1.1};
+        views::ThroughputView v;
+        v.resize(1280, 430);
+        v.setCompact(true);
+        v.setRuns(runs, "numa12-384cpu.xml (12 NUMA nodes, 384 CPUs)", 384);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.plot()->replot();
+        QCPAxisRect* top = v.throughputRect();
+        QCPAxisRect* speed = v.speedupRect();
+        const int plotHeight = v.plot()->height();
+        QVERIFY2(top->rect().height() >= plotHeight / 4 && speed->rect().height() >= plotHeight / 4,
+                 qPrintable(QString("panes %1 and %2 px of %3")
+                                .arg(top->rect().height())
+                                .arg(speed->rect().height())
+                                .arg(plotHeight)));
+        for (QCPAxisRect* r : {top, speed}) {
+            QCPAxis* left = r->axis(QCPAxis::atLeft);
+            const int titleLength =
+                QFontMetrics(left->labelFont()).horizontalAdvance(left->label());
+            QVERIFY2(titleLength <= r->rect().height(), qPrintable(left->label()));
+        }
+        QCOMPARE(top->rect().left(), speed->rect().left());
+        QCOMPARE(top->rect().right(), speed->rect().right());
+        QVERIFY(!top->axis(QCPAxis::atBottom)->tickLabels());
+        QVERIFY(speed->axis(QCPAxis::atBottom)->tickLabels());
+        // One text element (the title): the shading's note is the slide's summary's to say.
+        int texts = 0;
+        for (int i = 0; i < v.plot()->plotLayout()->elementCount(); ++i)
+            texts += qobject_cast<QCPTextElement*>(v.plot()->plotLayout()->elementAt(i)) != nullptr;
+        QCOMPARE(texts, 1);
+        QCOMPARE(top->insetLayout()->elementCount(), 1);
+        QVERIFY(qobject_cast<QCPLegend*>(top->insetLayout()->elementAt(0)));
+        // Not compact: the note and the legend have rows of their own again.
+        v.setCompact(false);
+        texts = 0;
+        for (int i = 0; i < v.plot()->plotLayout()->elementCount(); ++i)
+            texts += qobject_cast<QCPTextElement*>(v.plot()->plotLayout()->elementAt(i)) != nullptr;
+        QCOMPARE(texts, 2);
+        QCOMPARE(v.throughputRect()->insetLayout()->elementCount(), 0);
+        qApp->setProperty("immapFontScale", QVariant());
+    }
+
     void exportsWriteFiles() {
         QTemporaryDir dir;
         views::ThroughputView v;

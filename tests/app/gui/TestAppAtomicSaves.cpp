@@ -93,7 +93,11 @@ private slots:
         big.title = "big";
         for (int i = 0; i < 20000; ++i)
             big.bookmarks.push_back({"caption number " + std::to_string(i) + " with some words",
-                                     "throughput", std::uint64_t(i), std::nullopt, std::nullopt});
+                                     "throughput",
+                                     std::uint64_t(i),
+                                     std::nullopt,
+                                     std::nullopt,
+                                     {}});
         const QString in = dir.filePath("big.json");
         big.save(in.toStdString());
         QVERIFY(QFileInfo(in).size() < 4 << 20);
