@@ -132,10 +132,34 @@ TreeLayout::Detail TreeLayout::detail(int i) const {
     const double k = labelScale();
     if (room >= kLabelRoom * k && sy >= kLabelRowHeight * k) return Detail::Label;
     if (room >= kSideRoom * k && sy >= kSideRowHeight * k) return Detail::Side;
-    // Rows too tight for a label's two lines: only where the level is so sparse that the label
-    // (about 110 px) cannot reach the node's children, which sit half the room away.
-    if (room >= kWideRoom * k && sy >= 10 * k) return Detail::Side;
+    // Rows too tight for a label's two lines (a big tree fitted into a short pane, or large
+    // type): beside the disc all the same where its box covers no other node, which happens
+    // on the sparse top levels. First the cheap test that the level's neighbours are clear.
+    if (room >= kLabelRoom * k + 2 * kMaxRadius + 8 && besideIsClear(i)) return Detail::Side;
     return Detail::Disc;
+}
+
+QRectF TreeLayout::besideBox(int i) const {
+    // TreePainter's box for a label on the right: two lines centred on the disc, from 4 px
+    // past a radius of at least 5; moved down to start no higher than the tree's top, so that
+    // the root's label is not cut off by the pane above (and dropped if it then covers a node).
+    const double k = labelScale();
+    const QPointF c = center(i);
+    const double r = std::max(radiusFor(i), 5.0);
+    const double half = kLabelLineHeight * k + 1;
+    const double top = rowTop.empty() ? c.y() - half : rowTop.front() * sy + oy;
+    return {c.x() + r + 4, std::max(c.y() - half, top), kLabelRoom * k, 2 * half};
+}
+
+bool TreeLayout::besideIsClear(int i) const {
+    const QRectF box = besideBox(i);
+    const auto [lo, hi] = visibleRanks(box.left() - kMaxRadius, box.right() + kMaxRadius);
+    for (int j = lo; j <= hi; ++j) {
+        if (j == i) continue;
+        const double r = std::max(radiusFor(j), 1.5);
+        if (box.adjusted(-r, -r, r, r).contains(center(j))) return false;
+    }
+    return true;
 }
 
 std::pair<int, int> TreeLayout::visibleRanks(double x0, double x1) const {

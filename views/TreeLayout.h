@@ -67,6 +67,10 @@ struct TreeLayout {
     double radius() const;
     double radiusFor(int i) const;  // with the node's own room on its level
     Detail detail(int i) const;
+    // The box a label beside node i takes (its width the estimate kLabelRoom), and whether no
+    // other node's disc or dot is in it.
+    QRectF besideBox(int i) const;
+    bool besideIsClear(int i) const;
     // The node whose disc (or dot cell) covers p, -1 if none.
     int nodeAt(const QPointF& p) const;
     // Ranks visible in a screen x range (clamped).
@@ -82,7 +86,8 @@ struct TreeLayout {
     static constexpr double kLabelRowHeight = 52;  // pixels per level for a label under
     static constexpr double kSideRoom = 190;       // pixels of level room for a label beside
     static constexpr double kSideRowHeight = 22;
-    static constexpr double kWideRoom = 320;  // pixels of level room for a label in tight rows
+    // A label line's height at 10 px type (DejaVu Sans' is 12 px; a little to spare).
+    static constexpr double kLabelLineHeight = 13;
     // A node label's type (TreePainter), and how much larger it is written now (1 outside
     // workshop mode): the rooms above are for 10 px and grow with it.
     static constexpr int kLabelPx = 10;

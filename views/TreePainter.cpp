@@ -89,14 +89,16 @@ private:
 
 enum class Place { Below, Right, Above };
 
-void drawLabel(QPainter& p, const QPointF& c, double r, const DrawNode& n, bool flash,
-               Place place) {
+// `beside`: where a label on the right starts (TreeLayout::besideBox), which the layout has
+// checked covers no other node.
+void drawLabel(QPainter& p, const QPointF& c, double r, const DrawNode& n, bool flash, Place place,
+               const QPointF& beside = {}) {
     const QString a = TreePainter::intervalText(n);
     const QString b = TreePainter::subtreeText(n);
     const QFontMetrics fm = p.fontMetrics();
     const int w = std::max(fm.horizontalAdvance(a), fm.horizontalAdvance(b)) + 6;
     const int h = fm.height();
-    const QRectF box = place == Place::Right ? QRectF(c.x() + r + 4, c.y() - h - 1, w, 2 * h + 2)
+    const QRectF box = place == Place::Right ? QRectF(beside.x(), beside.y(), w, 2 * h + 2)
                        : place == Place::Below
                            ? QRectF(c.x() - w / 2.0, c.y() + r + 3, w, 2 * h + 2)
                            : QRectF(c.x() - w / 2.0, c.y() - r - 5 - 2 * h, w, 2 * h + 2);
@@ -265,7 +267,8 @@ TreeAggregate TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLa
         if (!labelled && !(f & (kFlagFocus | kFlagFlash))) continue;
         const double r = std::max(l.radiusFor(i), 5.0);
         drawLabel(p, pos(i), r, tree.nodes[static_cast<std::size_t>(i)], f & kFlagFlash,
-                  d == TreeLayout::Detail::Label ? Place::Below : Place::Right);
+                  d == TreeLayout::Detail::Label ? Place::Below : Place::Right,
+                  l.besideBox(i).topLeft() + (pos(i) - l.center(i)));
     }
     if (decor.pending) {
         // The new node waits beside the node it is compared with, dashed: not in the tree yet.

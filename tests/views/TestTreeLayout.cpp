@@ -1,8 +1,12 @@
 // TreeLayout: where nodes go, worked out by hand, and what hit-testing and zoom do with it.
+#include <QApplication>
+#include <QFontMetrics>
 #include <QTest>
 
 #include "Suites.h"
+#include "views/FontScale.h"
 #include "views/TreeLayout.h"
+#include "views/TreePainter.h"
 
 using namespace immap;
 using views::TreeLayout;
@@ -113,6 +117,60 @@ private slots:
         l.fit(QRectF(0, 0, 1000, 15 * 16));
         QCOMPARE(l.rowHeight(0), 16.0);
         QCOMPARE(l.rowHeight(14), 16.0);
+    }
+
+    // A big tree fitted into a short pane (the slide's 1280 x 170 px for 6,000 VMAs) has rows
+    // too low for a label's two lines, yet its top levels are sparse: the nodes whose label
+    // box is clear get one beside them, the root among them. Checked against the painter's own box
+    // (the real type's metrics and texts): inside the pane, covering no other node and no other
+    // label.
+    void sparseTopLevelsAreLabelledInShortRows() {
+        for (const double scale : {1.0, 1.8}) {
+            qApp->setProperty("immapFontScale", scale == 1.0 ? QVariant() : QVariant(scale));
+            const session::DrawTree tree = perfect(13);  // 8,191 nodes, 13 levels
+            TreeLayout l = TreeLayout::of(tree);
+            // 170 px: rows of 16 px; in large type 300 px (rows of 23 px), since a perfect
+            // tree's level-2 nodes sit under a level-1 label's 44 px in 16 px rows.
+            l.fit(QRectF(0, 0, 1280, scale == 1.0 ? 170 : 300));
+            QVERIFY(l.rowHeight(0) < TreeLayout::kSideRowHeight * TreeLayout::labelScale());
+            QFont font = QApplication::font();
+            font.setPixelSize(views::scaledPx(TreeLayout::kLabelPx));
+            const QFontMetrics fm(font);
+            std::vector<QRectF> boxes;
+            std::vector<int> labelled;
+            for (int i = 0; i < l.columns; ++i) {
+                if (l.detail(i) != TreeLayout::Detail::Side) continue;
+                const auto& n = tree.nodes[static_cast<std::size_t>(i)];
+                const int w = std::max(fm.horizontalAdvance(views::TreePainter::intervalText(n)),
+                                       fm.horizontalAdvance(views::TreePainter::subtreeText(n))) +
+                              6;
+                // Where the painter writes it: from the layout's corner, the real type's size.
+                const QPointF corner = l.besideBox(i).topLeft();
+                boxes.emplace_back(corner.x(), corner.y(), w, 2 * fm.height() + 2);
+                const QPointF c = l.center(i);
+                QVERIFY(std::abs(boxes.back().center().y() - c.y()) <= fm.height() + 1);
+                QVERIFY(corner.x() > c.x() + l.radiusFor(i));
+                QVERIFY(corner.y() >= 0);  // inside the pane: the root's is not cut off
+                labelled.push_back(i);
+            }
+            QVERIFY2(std::find(labelled.begin(), labelled.end(), tree.root) != labelled.end(),
+                     "the root has a label");
+            for (std::size_t a = 0; a < boxes.size(); ++a) {
+                QVERIFY2(boxes[a].right() <= l.besideBox(labelled[a]).right() &&
+                             boxes[a].bottom() <= l.besideBox(labelled[a]).bottom(),
+                         "the layout's estimate holds the label");
+                for (int j = 0; j < l.columns; ++j) {
+                    if (j == labelled[a]) continue;
+                    QVERIFY2(!boxes[a].contains(l.center(j)),
+                             qPrintable(QString("label of %1 covers %2").arg(labelled[a]).arg(j)));
+                }
+                for (std::size_t b = a + 1; b < boxes.size(); ++b)
+                    QVERIFY(!boxes[a].intersects(boxes[b]));
+            }
+            qInfo("scale %.1f: %zu labels, root row %.1f px", scale, labelled.size(),
+                  l.rowHeight(0));
+        }
+        qApp->setProperty("immapFontScale", QVariant());
     }
 };
 
