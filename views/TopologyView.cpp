@@ -1,5 +1,7 @@
 #include "TopologyView.h"
 
+#include <QLocale>
+
 #include "FontScale.h"
 #include "ThroughputView.h"
 
@@ -131,7 +133,9 @@ void TopologyView::relayout() {
     // Larger type needs a larger grid for its digits: the grid takes more of the height then.
     const double side = std::min(all.width() * (fontScale() > 1 ? 0.4 : 0.34),
                                  all.height() * (fontScale() > 1 ? 0.7 : 0.5) - 4);
-    const double legendH = 2.0 * linePx_ + 6;
+    // Three rows: the scale, what the heat is (a whole row, since it names policy and copies),
+    // the chips.
+    const double legendH = 3.0 * linePx_ + 8;
     machineArea_ = QRectF(all.left(), all.top() + linePx_, all.width() - side - 12,
                           all.height() - linePx_ - legendH);
     legendArea_ = QRectF(all.left(), machineArea_.bottom() + 4, machineArea_.width(), legendH - 4);
@@ -144,7 +148,7 @@ void TopologyView::relayout() {
     double x = legendArea_.left() + fm.horizontalAdvance(tr("PU heat shows: ")) + 4;
     for (const QString& c : heatChoices_) {
         const double w = fm.horizontalAdvance(c) + 16;
-        chipRects_.push_back(QRectF(x, legendArea_.top() + linePx_ + 2, w, linePx_));
+        chipRects_.push_back(QRectF(x, legendArea_.top() + 2 * linePx_ + 4, w, linePx_));
         x += w + 6;
     }
     if (topo_ && topo_->nodeCount() > 0) {
@@ -407,6 +411,17 @@ void TopologyView::setHeatPending(const QString& text) {
     update();
 }
 
+double TopologyView::heatMean() const {
+    double sum = 0;
+    int n = 0;
+    for (const double h : heat_)
+        if (h >= 0) {
+            sum += h;
+            ++n;
+        }
+    return n > 0 ? sum / n : 0;
+}
+
 QString TopologyView::heatLegendText() const {
     if (!heat_.empty()) return heatWhat_;
     return heatPending_.isEmpty() ? tr("PU heat: none yet (a sweep in the Throughput tab colours "
@@ -434,14 +449,24 @@ void TopologyView::paintHeatLegend(QPainter& p) {
     p.setPen(QPen(QColor(0x88, 0x88, 0x88), 0.8));
     p.setBrush(g);
     p.drawRect(scaleRect_);
+    // The mean over the PUs shown, marked on the scale and written: a colour alone does not
+    // say "92%" to the back row.
+    const double mean = heatMean();
+    const double mx = scaleRect_.left() + mean * scaleRect_.width();
+    p.setPen(QPen(Qt::black, 2));
+    p.drawLine(QPointF(mx, scaleRect_.top() - 2), QPointF(mx, scaleRect_.bottom() + 2));
     p.setPen(Qt::black);
     const double after = scaleRect_.right() + 6;
-    p.drawText(
-        QRectF(after, row.top(), row.right() - after, row.height()),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        fm.elidedText(tr("100%  PU heat: %1").arg(heatWhat_), Qt::ElideRight, row.right() - after));
+    p.drawText(QRectF(after, row.top(), row.right() - after, row.height()),
+               Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(tr("100%    mean over the CPUs (the black line): %1%")
+                                 .arg(QLocale().toString(mean * 100, 'f', 0)),
+                             Qt::ElideRight, row.right() - after));
+    const QRectF what(row.left(), row.bottom() + 2, row.width(), linePx_);
+    p.drawText(what, Qt::AlignLeft | Qt::AlignVCenter,
+               fm.elidedText(tr("PU heat: %1").arg(heatWhat_), Qt::ElideRight, what.width()));
     if (heatChoices_.isEmpty()) return;
-    const QRectF second(row.left(), row.bottom() + 2, row.width(), linePx_);
+    const QRectF second(row.left(), what.bottom() + 2, row.width(), linePx_);
     p.drawText(second, Qt::AlignLeft | Qt::AlignVCenter, tr("PU heat shows: "));
     for (std::size_t i = 0; i < chipRects_.size(); ++i) {
         const bool on = static_cast<int>(i) == heatCurrent_;

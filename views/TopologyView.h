@@ -30,6 +30,9 @@ public:
     QRectF heatScale() const { return scaleRect_; }
     QString heatText() const { return heatWhat_; }
     bool hasHeat() const { return !heat_.empty(); }
+    // The heat's mean over the PUs that have one (0 without heat): marked and written on the
+    // legend's scale.
+    double heatMean() const;
     // What the legend says while there is no heat (a sweep under way); empty: the default.
     void setHeatPending(const QString& text);
     QString heatLegendText() const;

@@ -101,6 +101,13 @@ private slots:
         auto at = [&](QPointF p) { return img.pixel(p.toPoint()); };
         QCOMPARE(at(v.puRect(5).center()), v.heatColor(1.0).rgb());
         QCOMPARE(at(v.puRect(6).center()), v.heatColor(0.0).rgb());
+        // The legend marks the mean of the PUs with heat (1 and 0; the rest have none) on its
+        // scale, in black: half way.
+        QCOMPARE(v.heatMean(), 0.5);
+        const QRectF scale = v.heatScale();
+        const double mx = scale.left() + 0.5 * scale.width();
+        QVERIFY(qGray(at(QPointF(mx, scale.center().y()))) < 40);
+        QVERIFY(qGray(at(QPointF(mx - 8, scale.center().y()))) > 100);
         // Local (10) and cross-package (32) cells differ; two cross-package cells agree.
         const QRgb local =
             at(v.matrixCell(0, 0).center() + QPointF(0, v.matrixCell(0, 0).height() / 3));
