@@ -89,4 +89,10 @@ void SplitView::fitToWindow() {
         v->fitToWindow();
 }
 
+void SplitView::zoomOnRoots(double factor) {
+    single_->zoomOnRoot(factor);
+    for (TreeView* v : parts_)
+        v->zoomOnRoot(factor);
+}
+
 }  // namespace immap::views

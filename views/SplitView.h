@@ -25,6 +25,7 @@ public:
     void setHeading(const QString& text);
     void setSelectedId(int id);
     void fitToWindow();
+    void zoomOnRoots(double factor);  // every tree, as TreeView::zoomOnRoot
 
 signals:
     void nodeClicked(int id);

@@ -188,6 +188,7 @@ void TreeView::rebuildFlags() {
 
 void TreeView::fitToWindow() {
     fitted_ = true;
+    rootZoom_ = 0;
     now_.clear();
     layout_.fit(treeArea());
     update();
@@ -195,9 +196,24 @@ void TreeView::fitToWindow() {
 
 void TreeView::zoomBy(double factor) {
     fitted_ = false;
+    rootZoom_ = 0;
     const QPointF anchor = indexOf(selectedId_) >= 0 ? layout_.center(indexOf(selectedId_))
                                                      : QPointF(treeArea().center());
     layout_.zoomAt(anchor, factor);
+    update();
+}
+
+void TreeView::zoomOnRoot(double factor) {
+    fitToWindow();
+    const int root = tree_.root;
+    if (factor <= 1 || root < 0 || root >= static_cast<int>(tree_.nodes.size())) return;
+    fitted_ = false;
+    rootZoom_ = factor;
+    // About the root's x and the tree's top edge: the rows grow downwards, so the root and its
+    // label stay in the pane.
+    layout_.zoomAt(
+        QPointF(layout_.center(root).x(), layout_.rowTop.front() * layout_.sy + layout_.oy),
+        factor);
     update();
 }
 
@@ -339,13 +355,17 @@ void TreeView::paintEvent(QPaintEvent*) {
 }
 
 void TreeView::resizeEvent(QResizeEvent*) {
-    if (fitted_) layout_.fit(treeArea());
+    if (rootZoom_ > 1)
+        zoomOnRoot(rootZoom_);  // a slide's zoom holds at the size the view gets
+    else if (fitted_)
+        layout_.fit(treeArea());
 }
 
 void TreeView::wheelEvent(QWheelEvent* e) {
     const double steps = e->angleDelta().y() / 120.0;
     if (steps == 0) return;
     fitted_ = false;
+    rootZoom_ = 0;
     finishMotion();
     layout_.zoomAt(e->position(), std::pow(1.25, steps));
     update();
@@ -366,6 +386,7 @@ void TreeView::mouseMoveEvent(QMouseEvent* e) {
         if (!dragging_ && (pos - pressPos_).manhattanLength() > 3) dragging_ = true;
         if (dragging_) {
             fitted_ = false;
+            rootZoom_ = 0;
             finishMotion();
             layout_.pan(pos - lastPos_);
             lastPos_ = pos;
@@ -413,6 +434,7 @@ void TreeView::select(int index, bool emitIt) {
     const QRect area = treeArea();
     if (!area.contains(c.toPoint())) {
         fitted_ = false;
+        rootZoom_ = 0;
         layout_.pan(QPointF(area.center()) - c);
     }
     update();

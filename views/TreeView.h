@@ -43,6 +43,9 @@ public:
     QRect treeArea() const;
     void fitToWindow();
     void zoomBy(double factor);
+    // Fitted, then magnified `factor` times about the root, which stays where fitting put it
+    // (a factor of 1 is fitted).
+    void zoomOnRoot(double factor);
     // Paints the whole view (title, tree, legend) as paintEvent does.
     void paintTo(QPainter& p, const QRect& rect);
 
@@ -97,6 +100,7 @@ private:
     int legendNodes_ = 0;
     TreeAggregate aggregate_;  // what the last paint drew as bars, named in the legend
     bool fitted_ = true;
+    double rootZoom_ = 0;  // zoomOnRoot()'s factor until the user zooms, pans or fits
     bool dragging_ = false;
     QPoint pressPos_, lastPos_;
 

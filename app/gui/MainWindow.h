@@ -72,6 +72,7 @@ public:
     bool setView(const QString& name) override;
     QString currentViewName() const override;
     void showSlideDocks(const std::vector<std::string>& names) override;
+    void showTreeZoom(double factor) override { trees_->zoomOnRoots(factor); }
     void restoreDocks() override;
     // Where errors go in --screenshot mode: stderr instead of a dialog.
     void setHeadless(bool headless) { headless_ = headless; }

@@ -26,6 +26,8 @@ public:
     // A slide's docks, by Scenario::dockNames(), until the tab changes.
     virtual void showSlideDocks(const std::vector<std::string>& names) = 0;
     virtual void restoreDocks() = 0;  // the tab's own docks again
+    // The tree tabs' zoom over fit-to-window, about the roots (a slide's "zoom").
+    virtual void showTreeZoom(double factor) = 0;
 
 protected:
     PageHost() = default;

@@ -70,6 +70,11 @@ void TreePages::fitToWindow() {
     tree_->fitToWindow();
 }
 
+void TreePages::zoomOnRoots(double factor) {
+    split_->zoomOnRoots(factor);
+    tree_->zoomOnRoot(factor);
+}
+
 void TreePages::exitSelected() {
     if (selected_ < 0) {
         host_.showStatus(tr("Select a VMA first: exit ends its process."), 4000);

@@ -42,6 +42,7 @@ public:
     void showFile();
     void refreshStatus();
     void fitToWindow();
+    void zoomOnRoots(double factor);  // both tabs' trees (TreeView::zoomOnRoot)
 
     // Intents, from the views, the menus and the docks.
     void selectId(int id);

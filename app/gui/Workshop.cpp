@@ -281,6 +281,8 @@ void Workshop::showBookmark(int index) {
     for (const auto& [policy, copies] : b.points)
         marks.emplace_back(QString::fromStdString(policy), copies);
     throughput_.view()->setMarks(marks);
+    // Its zoom on the trees; a slide without one shows them fitted, whatever the last one did.
+    host_.showTreeZoom(b.zoom.value_or(1.0));
     if (b.event && session_.replay().cursor) replay_.seek(static_cast<qint64>(*b.event));
     // A slide shows the docks it names; in workshop mode, none unless it names some.
     if (b.docks || on_) host_.showSlideDocks(b.docks.value_or(std::vector<std::string>{}));

@@ -160,7 +160,8 @@ const std::set<QString> kTopKeys = {"version",
                                     "durationMs",
                                     "seed",
                                     "bands"};
-const std::set<QString> kBookmarkKeys = {"caption", "view", "event", "timeMs", "docks", "points"};
+const std::set<QString> kBookmarkKeys = {"caption", "view",   "event", "timeMs",
+                                         "docks",   "points", "zoom"};
 
 bool knownView(const std::string& v) {
     for (const std::string& n : Scenario::viewNames())
@@ -194,6 +195,8 @@ void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenar
             b.event = r.integer(o["event"], "event", r.at().key("event", from), 0, 9.0e15);
         if (o.contains("timeMs"))
             b.timeMs = r.number(o["timeMs"], "timeMs", r.at().key("timeMs", from), 0, 1e9);
+        if (o.contains("zoom"))
+            b.zoom = r.number(o["zoom"], "zoom", r.at().key("zoom", from), 1, 64);
         if (o.contains("docks")) {
             const qsizetype k = r.at().key("docks", from);
             if (!o["docks"].isArray())
@@ -413,6 +416,7 @@ std::string Scenario::toJson() const {
             if (!b.view.empty()) m["view"] = QString::fromStdString(b.view);
             if (b.event) m["event"] = static_cast<double>(*b.event);
             if (b.timeMs) m["timeMs"] = *b.timeMs;
+            if (b.zoom) m["zoom"] = *b.zoom;
             if (b.docks) {
                 QJsonArray d;
                 for (const std::string& n : *b.docks)

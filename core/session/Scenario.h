@@ -34,6 +34,9 @@ struct ScenarioBookmark {
     // Sweep points the slide's caption quotes ({"policy": "single", "copies": 32}): the plot
     // writes their figures beside them, so that what the caption says is on screen.
     std::vector<std::pair<std::string, unsigned>> points;
+    // The trees' magnification over fit-to-window, about each tree's root (1 to 64): a slide
+    // on the top levels of a big tree. Absent: fitted.
+    std::optional<double> zoom;
     bool operator==(const ScenarioBookmark&) const = default;
 };
 

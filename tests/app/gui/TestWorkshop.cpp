@@ -25,9 +25,11 @@
 #include "TextSizeProbe.h"
 #include "session/Scenario.h"
 #include "views/FontScale.h"
+#include "views/SplitView.h"
 #include "views/SweepControls.h"
 #include "views/ThroughputView.h"
 #include "views/TopologyView.h"
+#include "views/TreeView.h"
 
 using namespace immap;
 
@@ -183,6 +185,47 @@ private slots:
         w.setWorkshopMode(false);
         QApplication::processEvents();
         QCOMPARE(shown(), own);
+    }
+
+    // A slide's zoom: the trees magnified about their roots, which keep their x, and their top
+    // edges, which stay put; the next slide without a zoom shows them fitted again.
+    void slidesZoomOnTheRoots() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("zoom.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"version": 1, "source": "synthetic:libc?processes=400&seed=1",
+                    "bookmarks": [{"caption": "close", "view": "split", "zoom": 4},
+                                  {"caption": "whole", "view": "trees"}]})");
+        f.close();
+        gui::MainWindow w(false);
+        w.loadDefault();
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openScenario(path));
+        QApplication::processEvents();
+        views::TreeView* single = w.treePages()->split()->single();
+        views::TreeView* part = w.treePages()->split()->part(0);
+        for (views::TreeView* v : {single, part}) {
+            const views::TreeLayout zoomed = v->layout();
+            v->fitToWindow();
+            const views::TreeLayout fitted = v->layout();
+            QVERIFY(qFuzzyCompare(zoomed.sx, 4 * fitted.sx));
+            const int root = v->tree().root;
+            QVERIFY(std::abs(zoomed.center(root).x() - fitted.center(root).x()) < 0.01);
+            // The tree's top edge stays put: the rows grow downwards.
+            QVERIFY(std::abs((zoomed.rowTop.front() * zoomed.sy + zoomed.oy) -
+                             (fitted.rowTop.front() * fitted.sy + fitted.oy)) < 0.01);
+        }
+        w.showBookmark(0);
+        w.showBookmark(1);
+        QApplication::processEvents();
+        for (views::TreeView* v : {w.treeView(), single}) {
+            const double now = v->layout().sx;
+            v->fitToWindow();
+            QCOMPARE(now, v->layout().sx);
+        }
     }
 
     void workshopModeScalesTypeAndGoesFullScreen() {

@@ -61,6 +61,7 @@ private slots:
         mark("fourth", "split").docks = std::vector<std::string>{"steps", "vmas"};
         mark("fifth", "split").docks = std::vector<std::string>{};
         mark("sixth", "throughput").points = {{"single", 32}, {"split-locks", 384}};
+        mark("seventh", "split").zoom = 4.5;
         QTemporaryDir dir;
         const std::string path = dir.filePath("s.json").toStdString();
         s.save(path);
@@ -109,6 +110,9 @@ private slots:
                                          "\"docks\": [\"steps\", \"toolbox\"]}]}"
                                       << "bad.json:3: unknown dock \"toolbox\" in bookmark 1 "
                                          "(files, vmas, steps or parameters)";
+        QTest::newRow("zoom out of range")
+            << "{\"version\": 1,\n\"bookmarks\": [{\"caption\": \"a\",\n \"zoom\": 0.5}]}"
+            << "bad.json:3: \"zoom\" is 0.5, out of range";
         QTest::newRow("quoted point of an unknown policy")
             << "{\"version\": 1,\n\"bookmarks\": [{\"caption\": \"a\",\n \"points\": "
                "[{\"policy\": \"split-all\", \"copies\": 4}]}]}"
