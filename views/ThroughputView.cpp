@@ -324,7 +324,14 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     std::size_t rowsPerPolicy = 1;
     for (const auto& [name, byRate] : byPolicy)
         rowsPerPolicy = std::max(rowsPerPolicy, byRate.size());
-    legend->setWrap(static_cast<int>(rowsPerPolicy));
+    // Compact: one row, each policy once (its walker-free curve) and each walker rate once as a
+    // grey line of its dash, so that the inset stays as low as one line of type.
+    if (compact_) {
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+        legend->setWrap(0);
+    } else {
+        legend->setWrap(static_cast<int>(rowsPerPolicy));
+    }
     double maxX = 1, maxY = 1, maxS = 1;
     for (const std::string& name : order) {
         const QString policy = QString::fromStdString(name);
@@ -347,7 +354,8 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
                 x->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, c,
                                                    rate > 0 ? QBrush(c) : QBrush(Qt::white), 6));
             }
-            legend->addItem(new QCPPlottableLegendItem(legend, g));
+            if (!compact_ || rate == *rates.begin())
+                legend->addItem(new QCPPlottableLegendItem(legend, g));
             // The seeds' range around each point's mean, when the sweep ran several.
             QCPErrorBars* spread = nullptr;
             for (const sim::SimResult* r : list)
@@ -382,6 +390,18 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         }
     }
     drawMeasured(legend);
+    if (compact_)
+        for (double rate : rates) {
+            if (rate == *rates.begin()) continue;
+            const auto rank = static_cast<std::size_t>(std::count_if(
+                rates.begin(), rates.end(), [&](double x) { return x > 0 && x < rate; }));
+            // A pen in the legend, no data.
+            QCPGraph* key =
+                plot_->addGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
+            key->setPen(QPen(QColor(0x55, 0x55, 0x55), 2, walkerDash(rank)));
+            key->setName(tr("%1 walks/s").arg(walkRate(rate)));
+            legend->addItem(new QCPPlottableLegendItem(legend, key));
+        }
     drawMarks();
     legend->setVisible(legend->itemCount() > 0);  // no empty box before the first sweep
     for (const Measured& m : measuredPoints_) {
@@ -401,11 +421,12 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     if (minY > 0 && maxY / minY > 50) {
         top->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
         top->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        top->axis(QCPAxis::atLeft)->setRange(minY / 1.5, maxY * 1.5);
+        // Compact: headroom for the legend's row over the top-left corner.
+        top->axis(QCPAxis::atLeft)->setRange(minY / 1.5, maxY * (compact_ ? 4 : 1.5));
         top->axis(QCPAxis::atLeft)
             ->setLabel(compact_ ? tr("execs/s (log)") : tr("execs/s (log scale)"));
     } else {
-        top->axis(QCPAxis::atLeft)->setRange(0, maxY * 1.1);
+        top->axis(QCPAxis::atLeft)->setRange(0, maxY * (compact_ ? 1.3 : 1.1));
     }
 
     // The proposal's claims, where they apply: the 384-CPU machine at 384 copies.

@@ -318,7 +318,20 @@ private slots:
             texts += qobject_cast<QCPTextElement*>(v.plot()->plotLayout()->elementAt(i)) != nullptr;
         QCOMPARE(texts, 1);
         QCOMPARE(top->insetLayout()->elementCount(), 1);
-        QVERIFY(qobject_cast<QCPLegend*>(top->insetLayout()->elementAt(0)));
+        auto* legend = qobject_cast<QCPLegend*>(top->insetLayout()->elementAt(0));
+        QVERIFY(legend);
+        // One row: the two policies, then the dash of 100 walks/s once.
+        QCOMPARE(legend->itemCount(), 3);
+        QCOMPARE(legend->rowCount(), 1);
+        // No point of any curve under the legend.
+        for (int g = 0; g < v.plot()->graphCount(); ++g) {
+            QCPGraph* graph = v.plot()->graph(g);
+            if (graph->valueAxis()->axisRect() != top) continue;
+            for (auto it = graph->data()->constBegin(); it != graph->data()->constEnd(); ++it)
+                QVERIFY2(!legend->outerRect().contains(
+                             graph->coordsToPixels(it->key, it->value).toPoint()),
+                         qPrintable(graph->name()));
+        }
         // Not compact: the note and the legend have rows of their own again.
         v.setCompact(false);
         texts = 0;
