@@ -2,12 +2,12 @@
 
 #include "FontScale.h"
 #include "PlotCard.h"
+#include "PlotFile.h"
 
 #include <QFileInfo>
 #include <QLocale>
 
 #include <qcustomplot.h>
-#include <QTemporaryDir>
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -16,8 +16,6 @@
 #include <map>
 #include <set>
 
-#include "io/AtomicFile.h"
-#include "io/OutputTarget.h"
 #include "sim/Band.h"
 #include "sim/Sweep.h"
 #include "sim/SweepRow.h"
@@ -52,33 +50,6 @@ Qt::PenStyle walkerDash(std::size_t rank) {
     static constexpr Qt::PenStyle kStyles[] = {Qt::DashLine, Qt::DotLine, Qt::DashDotLine,
                                                Qt::DashDotDotLine};
     return kStyles[rank % std::size(kStyles)];
-}
-
-// QCustomPlot writes by path: it renders into a private temporary directory, and the bytes are
-// then saved as every file is (io::AtomicFile).
-template <class Write>
-bool saveAtomically(const QString& path, QString& error, Write&& write) {
-    if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty()) {
-        error = QString::fromStdString(why);
-        return false;
-    }
-    QTemporaryDir tmp;
-    const QString file = tmp.filePath("plot");
-    if (!write(file)) {
-        error = path + ": the plot could not be rendered";
-        return false;
-    }
-    QFile in(file);
-    if (!in.open(QIODevice::ReadOnly)) {
-        error = path + ": " + in.errorString();
-        return false;
-    }
-    std::string why;
-    if (!io::AtomicFile::save(path.toStdString(), in.readAll().toStdString(), why)) {
-        error = QString::fromStdString(why);
-        return false;
-    }
-    return true;
 }
 
 }  // namespace
@@ -612,26 +583,15 @@ void ThroughputView::showValueAt(const QPoint& pos) {
 }
 
 bool ThroughputView::exportPng(const QString& path, int width, int height, QString& error) {
-    return saveAtomically(path, error,
-                          [&](const QString& f) { return plot_->savePng(f, width, height); });
+    return PlotFile::savePng(plot_, path, width, height, error);
 }
 
 bool ThroughputView::exportPdf(const QString& path, int width, int height, QString& error) {
-    return saveAtomically(path, error,
-                          [&](const QString& f) { return plot_->savePdf(f, width, height); });
+    return PlotFile::savePdf(plot_, path, width, height, error);
 }
 
 bool ThroughputView::exportCsv(const QString& path, QString& error) {
-    if (const std::string why = io::OutputTarget::check(path.toStdString(), {}); !why.empty()) {
-        error = QString::fromStdString(why);
-        return false;
-    }
-    std::string why;
-    if (!io::AtomicFile::save(path.toStdString(), sim::Sweep::toCsv(runs_), why)) {
-        error = QString::fromStdString(why);
-        return false;
-    }
-    return true;
+    return PlotFile::saveText(path, sim::Sweep::toCsv(runs_), error);
 }
 
 }  // namespace immap::views

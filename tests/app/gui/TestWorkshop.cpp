@@ -51,6 +51,14 @@ QString plain(const QLabel* label) {
     return d.toPlainText();
 }
 
+// `text` written to `name` in `dir`; the path, or empty when it could not be written.
+QString writeFile(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size()) return {};
+    return path;
+}
+
 QMessageBox* errorBox(QWidget& w) {
     return w.findChild<QMessageBox*>(QStringLiteral("errorDialog"));
 }
@@ -155,13 +163,12 @@ private slots:
     // and leaving workshop mode bring the tab's own docks back.
     void slidesChooseTheirDocks() {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("docks.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"version": 1, "source": "synthetic:libc?processes=40&seed=1",
+        const QString path =
+            writeFile(dir, QStringLiteral("docks.json"),
+                      R"({"version": 1, "source": "synthetic:libc?processes=40&seed=1",
                     "bookmarks": [{"caption": "bare", "view": "split"},
                                   {"caption": "steps", "view": "split", "docks": ["steps"]}]})");
-        f.close();
+        QVERIFY(!path.isEmpty());
         gui::MainWindow w(false);
         w.loadDefault();
         w.show();
@@ -191,13 +198,12 @@ private slots:
     // edges, which stay put; the next slide without a zoom shows them fitted again.
     void slidesZoomOnTheRoots() {
         QTemporaryDir dir;
-        const QString path = dir.filePath(QStringLiteral("zoom.json"));
-        QFile f(path);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(R"({"version": 1, "source": "synthetic:libc?processes=400&seed=1",
+        const QString path =
+            writeFile(dir, QStringLiteral("zoom.json"),
+                      R"({"version": 1, "source": "synthetic:libc?processes=400&seed=1",
                     "bookmarks": [{"caption": "close", "view": "split", "zoom": 4},
                                   {"caption": "whole", "view": "trees"}]})");
-        f.close();
+        QVERIFY(!path.isEmpty());
         gui::MainWindow w(false);
         w.loadDefault();
         w.resize(1280, 720);
@@ -344,12 +350,9 @@ private slots:
 
     void badScenarioGivesADialogAndChangesNothing() {
         QTemporaryDir dir;
-        const QString bad = dir.filePath("bad.json");
-        {
-            QFile f(bad);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write("{\"version\": 1,\n \"policies\": [\"single\",\n \"split-all\"]}\n");
-        }
+        const QString bad = writeFile(
+            dir, "bad.json", "{\"version\": 1,\n \"policies\": [\"single\",\n \"split-all\"]}\n");
+        QVERIFY(!bad.isEmpty());
         gui::MainWindow w(false);
         w.setHeadless(false);
         QVERIFY(w.openScenario(workshop("libc-384.json")));
@@ -374,20 +377,18 @@ private slots:
     void openingComputesTheSlidesSweep() {
         QTemporaryDir dir;
         auto write = [&](const QString& name, const QString& view) {
-            const QString path = dir.filePath(name);
-            QFile f(path);
-            if (!f.open(QIODevice::WriteOnly)) return QString();
-            f.write(QStringLiteral(
-                        "{\"version\": 1, \"title\": \"t\", \"topology\": "
-                        "\"synthetic:package:1 numa:2 core:2 pu:1\", \"source\": "
-                        "\"synthetic:libc?processes=40&seed=1\", \"policies\": [\"single\", "
-                        "\"split-locks\"], \"copies\": [1, 4], \"durationMs\": 5, \"bands\": 0, "
-                        "\"walkersPerSecond\": 0,"
-                        " \"bookmarks\": [{\"view\": \"split\", \"caption\": \"a\"}, "
-                        "{\"view\": \"%1\", \"caption\": \"b\"}]}\n")
-                        .arg(view)
-                        .toUtf8());
-            return path;
+            return writeFile(
+                dir, name,
+                QStringLiteral(
+                    "{\"version\": 1, \"title\": \"t\", \"topology\": "
+                    "\"synthetic:package:1 numa:2 core:2 pu:1\", \"source\": "
+                    "\"synthetic:libc?processes=40&seed=1\", \"policies\": [\"single\", "
+                    "\"split-locks\"], \"copies\": [1, 4], \"durationMs\": 5, \"bands\": 0, "
+                    "\"walkersPerSecond\": 0,"
+                    " \"bookmarks\": [{\"view\": \"split\", \"caption\": \"a\"}, "
+                    "{\"view\": \"%1\", \"caption\": \"b\"}]}\n")
+                    .arg(view)
+                    .toUtf8());
         };
         const QString withSweep = write("sweep.json", "throughput");
         const QString without = write("none.json", "topology");
@@ -480,17 +481,15 @@ private slots:
     // not from the plot), execs/s and, for a policy other than single, its ratio to single.
     void slideWritesTheFiguresItQuotes() {
         QTemporaryDir dir;
-        const QString path = dir.filePath("quote.json");
-        {
-            QFile f(path);
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(R"({"version": 1, "topology": "synthetic:package:1 numa:2 core:2 pu:1",
+        const QString path =
+            writeFile(dir, "quote.json",
+                      R"({"version": 1, "topology": "synthetic:package:1 numa:2 core:2 pu:1",
  "source": "synthetic:libc?processes=40&seed=1", "policies": ["single", "split-locks"],
  "copies": [1, 4], "durationMs": 5, "bands": 0, "walkersPerSecond": 0,
  "bookmarks": [{"view": "throughput", "caption": "q",
                 "points": [{"policy": "split-locks", "copies": 4}]},
                {"view": "split", "caption": "none"}]})");
-        }
+        QVERIFY(!path.isEmpty());
         gui::MainWindow w(false);
         w.setHeadless(false);
         QVERIFY(w.openScenario(path));
