@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace immap::views {
@@ -27,6 +28,20 @@ TreeLayout TreeLayout::of(const session::DrawTree& tree) {
             b = std::min(b, gap);
         }
         prev = i;
+    }
+    // A label's width in characters, from its values' hex digits (TreePainter's texts:
+    // "[0xS, 0xL]" and "max 0xM", the "max " counted as six for its wide "m").
+    auto digits = [](std::uint64_t v) {
+        int n = 1;
+        while (v >>= 4)
+            ++n;
+        return n;
+    };
+    l.labelChars.resize(tree.nodes.size());
+    for (std::size_t i = 0; i < tree.nodes.size(); ++i) {
+        const auto& n = tree.nodes[i];
+        l.labelChars[i] = static_cast<std::uint8_t>(
+            std::max(8 + digits(n.start) + digits(n.last), 8 + digits(n.subtreeLast)));
     }
     // A lone node on its level has the whole width as room.
     for (auto& g : l.levelGap)
@@ -114,6 +129,11 @@ double TreeLayout::labelScale() {
     return scaledPx(kLabelPx) / static_cast<double>(kLabelPx);
 }
 
+double TreeLayout::labelWidth(int i) const {
+    const auto u = static_cast<std::size_t>(i);
+    return labelScale() * (u < labelChars.size() ? labelChars[u] * kLabelCharPx + 6 : kLabelRoom);
+}
+
 double TreeLayout::radius() const {
     return std::min({kMaxRadius, sx * 0.42, sy * 0.32});
 }
@@ -139,8 +159,8 @@ TreeLayout::Detail TreeLayout::detail(int i) const {
     return Detail::Disc;
 }
 
-QRectF TreeLayout::besideBox(int i) const {
-    // TreePainter's box for a label on the right: two lines centred on the disc, from 4 px
+QRectF TreeLayout::besideBoxOn(int i, bool left) const {
+    // TreePainter's box for a label beside the disc: two lines centred on the disc, from 4 px
     // past a radius of at least 5; moved down to start no higher than the tree's top, so that
     // the root's label is not cut off by the pane above (and dropped if it then covers a node).
     const double k = labelScale();
@@ -148,11 +168,11 @@ QRectF TreeLayout::besideBox(int i) const {
     const double r = std::max(radiusFor(i), 5.0);
     const double half = kLabelLineHeight * k + 1;
     const double top = rowTop.empty() ? c.y() - half : rowTop.front() * sy + oy;
-    return {c.x() + r + 4, std::max(c.y() - half, top), kLabelRoom * k, 2 * half};
+    const double w = labelWidth(i);
+    return {left ? c.x() - r - 4 - w : c.x() + r + 4, std::max(c.y() - half, top), w, 2 * half};
 }
 
-bool TreeLayout::besideIsClear(int i) const {
-    const QRectF box = besideBox(i);
+bool TreeLayout::coversNoNode(int i, const QRectF& box) const {
     const auto [lo, hi] = visibleRanks(box.left() - kMaxRadius, box.right() + kMaxRadius);
     for (int j = lo; j <= hi; ++j) {
         if (j == i) continue;
@@ -160,6 +180,42 @@ bool TreeLayout::besideIsClear(int i) const {
         if (box.adjusted(-r, -r, r, r).contains(center(j))) return false;
     }
     return true;
+}
+
+QRectF TreeLayout::besideBox(int i) const {
+    // On the right where that is clear, else on the left where that is clear and inside the
+    // tree's width (the root of a big tree has its level-1 child's subtree under its right).
+    const QRectF right = besideBoxOn(i, false);
+    if (coversNoNode(i, right)) return right;
+    const QRectF left = besideBoxOn(i, true);
+    if (left.left() >= ox && coversNoNode(i, left)) return left;
+    return right;
+}
+
+bool TreeLayout::besideIsClear(int i) const {
+    return coversNoNode(i, besideBox(i));
+}
+
+std::vector<int> TreeLayout::sideLabelled(const std::vector<int>& nodes) const {
+    // Shallower first (the root's label matters most), then left to right.
+    std::vector<int> side;
+    for (int i : nodes)
+        if (detail(i) == Detail::Side) side.push_back(i);
+    std::stable_sort(side.begin(), side.end(), [&](int a, int b) {
+        return depth[static_cast<std::size_t>(a)] < depth[static_cast<std::size_t>(b)];
+    });
+    std::vector<int> kept;
+    std::vector<QRectF> boxes;
+    for (int i : side) {
+        const QRectF box = besideBox(i);
+        if (std::none_of(boxes.begin(), boxes.end(),
+                         [&](const QRectF& b) { return b.intersects(box); })) {
+            kept.push_back(i);
+            boxes.push_back(box);
+        }
+    }
+    std::sort(kept.begin(), kept.end());
+    return kept;
 }
 
 std::pair<int, int> TreeLayout::visibleRanks(double x0, double x1) const {

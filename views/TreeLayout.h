@@ -11,6 +11,7 @@
 
 #include <QPointF>
 #include <QRectF>
+#include <cstdint>
 #include <vector>
 
 #include "session/DrawTree.h"
@@ -33,6 +34,8 @@ struct TreeLayout {
     // 100k-node tree while the crowded bottom collapses into a raster.
     std::vector<int> levelGap;
     std::vector<double> rowTop;  // rows + 1 entries, world units
+    // Node i's label's width in characters (of() sets it from the values' hex digits).
+    std::vector<std::uint8_t> labelChars;
 
     double sx = 1, sy = 1, ox = 0, oy = 0;
 
@@ -67,10 +70,19 @@ struct TreeLayout {
     double radius() const;
     double radiusFor(int i) const;  // with the node's own room on its level
     Detail detail(int i) const;
-    // The box a label beside node i takes (its width the estimate kLabelRoom), and whether no
-    // other node's disc or dot is in it.
+    // A label's width in pixels at this type: labelChars at kLabelCharPx (kLabelRoom when the
+    // layout has no tree).
+    double labelWidth(int i) const;
+    // The box a label beside node i takes (labelWidth wide, two lines high): on its right
+    // when that covers no other node's disc or dot, else on its left when that does not; and
+    // whether the chosen box is clear.
     QRectF besideBox(int i) const;
     bool besideIsClear(int i) const;
+    QRectF besideBoxOn(int i, bool left) const;
+    // Of `nodes`, those labelled beside their disc (sorted by rank): each that detail() gives
+    // Side, the shallower first, unless its box meets the box of one kept before it.
+    std::vector<int> sideLabelled(const std::vector<int>& nodes) const;
+    bool coversNoNode(int i, const QRectF& box) const;
     // The node whose disc (or dot cell) covers p, -1 if none.
     int nodeAt(const QPointF& p) const;
     // Ranks visible in a screen x range (clamped).
@@ -88,6 +100,9 @@ struct TreeLayout {
     static constexpr double kSideRowHeight = 22;
     // A label line's height at 10 px type (DejaVu Sans' is 12 px; a little to spare).
     static constexpr double kLabelLineHeight = 13;
+    // A label character's advance at 10 px, at most: DejaVu Sans' digits and a-e are 6.4 px
+    // or less, '[', ',', ' ' and 'x' narrower (TestTreeLayout measures the real boxes).
+    static constexpr double kLabelCharPx = 6.4;
     // A node label's type (TreePainter), and how much larger it is written now (1 outside
     // workshop mode): the rooms above are for 10 px and grow with it.
     static constexpr int kLabelPx = 10;

@@ -89,19 +89,22 @@ private:
 
 enum class Place { Below, Right, Above };
 
-// `beside`: where a label on the right starts (TreeLayout::besideBox), which the layout has
-// checked covers no other node.
+// `beside`: the box a label beside the disc takes (TreeLayout::besideBox), which the layout
+// has checked covers no other node.
 void drawLabel(QPainter& p, const QPointF& c, double r, const DrawNode& n, bool flash, Place place,
-               const QPointF& beside = {}) {
+               const QRectF& beside = {}) {
     const QString a = TreePainter::intervalText(n);
     const QString b = TreePainter::subtreeText(n);
     const QFontMetrics fm = p.fontMetrics();
     const int w = std::max(fm.horizontalAdvance(a), fm.horizontalAdvance(b)) + 6;
     const int h = fm.height();
-    const QRectF box = place == Place::Right ? QRectF(beside.x(), beside.y(), w, 2 * h + 2)
-                       : place == Place::Below
-                           ? QRectF(c.x() - w / 2.0, c.y() + r + 3, w, 2 * h + 2)
-                           : QRectF(c.x() - w / 2.0, c.y() - r - 5 - 2 * h, w, 2 * h + 2);
+    // Beside: the layout's box starts at the disc on the right, or ends at it on the left.
+    const bool onLeft = place == Place::Right && beside.right() < c.x();
+    const QRectF box =
+        place == Place::Right
+            ? QRectF(onLeft ? beside.right() - w : beside.left(), beside.top(), w, 2 * h + 2)
+        : place == Place::Below ? QRectF(c.x() - w / 2.0, c.y() + r + 3, w, 2 * h + 2)
+                                : QRectF(c.x() - w / 2.0, c.y() - r - 5 - 2 * h, w, 2 * h + 2);
     p.setPen(Qt::NoPen);
     p.setBrush(QColor(255, 255, 255, 225));
     p.drawRoundedRect(box, 3, 3);
@@ -260,15 +263,17 @@ TreeAggregate TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLa
     QFont font = p.font();
     font.setPixelSize(scaledPx(TreeLayout::kLabelPx));
     p.setFont(font);
+    const std::vector<int> side = l.sideLabelled(discs);
     for (int i : discs) {
         const std::uint16_t f = flagsOf(i);
         const TreeLayout::Detail d = l.detail(i);
-        const bool labelled = d == TreeLayout::Detail::Label || d == TreeLayout::Detail::Side;
+        const bool labelled =
+            d == TreeLayout::Detail::Label || std::binary_search(side.begin(), side.end(), i);
         if (!labelled && !(f & (kFlagFocus | kFlagFlash))) continue;
         const double r = std::max(l.radiusFor(i), 5.0);
         drawLabel(p, pos(i), r, tree.nodes[static_cast<std::size_t>(i)], f & kFlagFlash,
                   d == TreeLayout::Detail::Label ? Place::Below : Place::Right,
-                  l.besideBox(i).topLeft() + (pos(i) - l.center(i)));
+                  l.besideBox(i).translated(pos(i) - l.center(i)));
     }
     if (decor.pending) {
         // The new node waits beside the node it is compared with, dashed: not in the tree yet.

@@ -4,6 +4,7 @@
 #include <QTest>
 
 #include "Suites.h"
+#include "session/Session.h"
 #include "views/FontScale.h"
 #include "views/TreeLayout.h"
 #include "views/TreePainter.h"
@@ -121,56 +122,68 @@ private slots:
 
     // A big tree fitted into a short pane (the slide's 1280 x 170 px for 6,000 VMAs) has rows
     // too low for a label's two lines, yet its top levels are sparse: the nodes whose label
-    // box is clear get one beside them, the root among them. Checked against the painter's own box
-    // (the real type's metrics and texts): inside the pane, covering no other node and no other
-    // label.
+    // box is clear get one beside them, the root among them. Checked against the painter's own
+    // box (the real type's metrics and texts): inside the pane, covering no other node and no
+    // other label.
     void sparseTopLevelsAreLabelledInShortRows() {
-        for (const double scale : {1.0, 1.8}) {
-            qApp->setProperty("immapFontScale", scale == 1.0 ? QVariant() : QVariant(scale));
-            const session::DrawTree tree = perfect(13);  // 8,191 nodes, 13 levels
-            TreeLayout l = TreeLayout::of(tree);
-            // 170 px: rows of 16 px; in large type 300 px (rows of 23 px), since a perfect
-            // tree's level-2 nodes sit under a level-1 label's 44 px in 16 px rows.
-            l.fit(QRectF(0, 0, 1280, scale == 1.0 ? 170 : 300));
-            QVERIFY(l.rowHeight(0) < TreeLayout::kSideRowHeight * TreeLayout::labelScale());
-            QFont font = QApplication::font();
-            font.setPixelSize(views::scaledPx(TreeLayout::kLabelPx));
-            const QFontMetrics fm(font);
-            std::vector<QRectF> boxes;
-            std::vector<int> labelled;
-            for (int i = 0; i < l.columns; ++i) {
-                if (l.detail(i) != TreeLayout::Detail::Side) continue;
-                const auto& n = tree.nodes[static_cast<std::size_t>(i)];
-                const int w = std::max(fm.horizontalAdvance(views::TreePainter::intervalText(n)),
-                                       fm.horizontalAdvance(views::TreePainter::subtreeText(n))) +
-                              6;
-                // Where the painter writes it: from the layout's corner, the real type's size.
-                const QPointF corner = l.besideBox(i).topLeft();
-                boxes.emplace_back(corner.x(), corner.y(), w, 2 * fm.height() + 2);
-                const QPointF c = l.center(i);
-                QVERIFY(std::abs(boxes.back().center().y() - c.y()) <= fm.height() + 1);
-                QVERIFY(corner.x() > c.x() + l.radiusFor(i));
-                QVERIFY(corner.y() >= 0);  // inside the pane: the root's is not cut off
-                labelled.push_back(i);
-            }
-            QVERIFY2(std::find(labelled.begin(), labelled.end(), tree.root) != labelled.end(),
-                     "the root has a label");
-            for (std::size_t a = 0; a < boxes.size(); ++a) {
-                QVERIFY2(boxes[a].right() <= l.besideBox(labelled[a]).right() &&
-                             boxes[a].bottom() <= l.besideBox(labelled[a]).bottom(),
-                         "the layout's estimate holds the label");
-                for (int j = 0; j < l.columns; ++j) {
-                    if (j == labelled[a]) continue;
-                    QVERIFY2(!boxes[a].contains(l.center(j)),
-                             qPrintable(QString("label of %1 covers %2").arg(labelled[a]).arg(j)));
-                }
-                for (std::size_t b = a + 1; b < boxes.size(); ++b)
-                    QVERIFY(!boxes[a].intersects(boxes[b]));
-            }
-            qInfo("scale %.1f: %zu labels, root row %.1f px", scale, labelled.size(),
-                  l.rowHeight(0));
-        }
+        // 170 px: rows of 16 px; in large type 300 px (rows of 23 px), since a perfect tree's
+        // level-2 nodes sit under a level-1 label's 44 px in 16 px rows.
+        labelsBeside(perfect(13), 1.0, 170);  // 8,191 nodes, 13 levels
+        labelsBeside(perfect(13), 1.8, 300);
+        // The slide's own tree: the default scenario's 6,000 libc VMAs, in workshop type in
+        // 170 px. Its root's right is over its level-2 nodes; its left is clear.
+        session::Session s;
+        s.loadDefault();
+        labelsBeside(session::DrawTree::of(s.trees().tree(0), s.trees()), 1.6, 170);
         qApp->setProperty("immapFontScale", QVariant());
+    }
+
+private:
+    static void labelsBeside(const session::DrawTree& tree, double scale, int height) {
+        qApp->setProperty("immapFontScale", scale == 1.0 ? QVariant() : QVariant(scale));
+        TreeLayout l = TreeLayout::of(tree);
+        const QRectF pane(0, 0, 1280, height);
+        l.fit(pane);
+        QVERIFY(l.rowHeight(0) < TreeLayout::kSideRowHeight * TreeLayout::labelScale());
+        QFont font = QApplication::font();
+        font.setPixelSize(views::scaledPx(TreeLayout::kLabelPx));
+        const QFontMetrics fm(font);
+        std::vector<int> discs;
+        for (int i = 0; i < l.columns; ++i)
+            if (l.detail(i) != TreeLayout::Detail::Dot) discs.push_back(i);
+        const std::vector<int> labelled = l.sideLabelled(discs);
+        std::vector<QRectF> boxes;
+        for (int i : labelled) {
+            const auto& n = tree.nodes[static_cast<std::size_t>(i)];
+            const int w = std::max(fm.horizontalAdvance(views::TreePainter::intervalText(n)),
+                                   fm.horizontalAdvance(views::TreePainter::subtreeText(n))) +
+                          6;
+            // Where the painter writes it: from the layout's box's disc side (its left on the
+            // right of the disc, its right on the left), the real type's size.
+            const QRectF beside = l.besideBox(i);
+            const QPointF c = l.center(i);
+            const bool onLeft = beside.right() < c.x();
+            boxes.emplace_back(onLeft ? beside.right() - w : beside.left(), beside.top(), w,
+                               2 * fm.height() + 2);
+            QVERIFY(std::abs(boxes.back().center().y() - c.y()) <= fm.height() + 1);
+            QVERIFY(onLeft ? boxes.back().right() < c.x() - l.radiusFor(i)
+                           : boxes.back().left() > c.x() + l.radiusFor(i));
+            QVERIFY2(pane.contains(boxes.back()), "inside the pane: the root's is not cut off");
+            QVERIFY2(beside.contains(boxes.back()), "the layout's estimate holds the label");
+        }
+        QVERIFY2(std::find(labelled.begin(), labelled.end(), tree.root) != labelled.end(),
+                 "the root has a label");
+        for (std::size_t a = 0; a < boxes.size(); ++a) {
+            for (int j = 0; j < l.columns; ++j) {
+                if (j == labelled[a]) continue;
+                QVERIFY2(!boxes[a].contains(l.center(j)),
+                         qPrintable(QString("label of %1 covers %2").arg(labelled[a]).arg(j)));
+            }
+            for (std::size_t b = a + 1; b < boxes.size(); ++b)
+                QVERIFY2(!boxes[a].intersects(boxes[b]), "two labels overlap");
+        }
+        qInfo("%zu nodes, type x%.1f: %zu labels, root row %.1f px", tree.nodes.size(), scale,
+              labelled.size(), l.rowHeight(0));
     }
 };
 
