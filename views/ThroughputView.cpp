@@ -3,6 +3,8 @@
 #include "FontScale.h"
 #include "PlotCard.h"
 #include "PlotFile.h"
+#include "PlotLabelPlacer.h"
+#include "VendorClaims.h"
 
 #include <QFileInfo>
 #include <QLocale>
@@ -23,18 +25,6 @@
 namespace immap::views {
 
 namespace {
-
-// The proposal's claims at 384 copies on its 12-node, 384-CPU machine (docs/kernel.md, "6. The
-// proposal"): vendor claims, shown for comparison only.
-struct Claim {
-    const char* policy;
-    double speedup;
-    const char* label;
-};
-constexpr Claim kClaims[] = {
-    {"split-trees", 1.77, "v1 claim: +77%"},
-    {"split-locks", 5.0, "v2 claim: over +400%"},
-};
 
 // A walker rate as labels show it: whole numbers grouped ("10,000"), others as they are.
 QString walkRate(double perSecond) {
@@ -63,7 +53,8 @@ QColor ThroughputView::policyColor(const QString& policy) {
     return QColor(0x94, 0x67, 0xbd);
 }
 
-ThroughputView::ThroughputView(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+ThroughputView::ThroughputView(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), placer_(new PlotLabelPlacer(plot_)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
@@ -189,6 +180,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     machine_ = machine;
     pus_ = pus;
     curves_.clear();
+    placer_->clear();
     plot_->clearPlottables();
     plot_->clearItems();
     overlayItem_ = nullptr;  // deleted with the items; made again below
@@ -402,30 +394,8 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
 
     // The proposal's claims, where they apply: the 384-CPU machine at 384 copies.
     claimsShown_ = pus == 384 && anySingle;
-    if (claimsShown_) {
-        for (const Claim& claim : kClaims) {
-            maxS = std::max(maxS, claim.speedup);
-            auto* mark = new QCPItemTracer(plot_);
-            mark->setClipAxisRect(speedRect_);
-            mark->position->setAxes(speedRect_->axis(QCPAxis::atBottom),
-                                    speedRect_->axis(QCPAxis::atLeft));
-            mark->position->setCoords(384, claim.speedup);
-            mark->setStyle(QCPItemTracer::tsSquare);
-            mark->setSize(9);
-            mark->setPen(QPen(policyColor(claim.policy), 2));
-            mark->setBrush(Qt::NoBrush);
-            auto* text = new QCPItemText(plot_);
-            text->setClipAxisRect(speedRect_);
-            text->position->setAxes(speedRect_->axis(QCPAxis::atBottom),
-                                    speedRect_->axis(QCPAxis::atLeft));
-            text->position->setCoords(384, claim.speedup);
-            text->setPositionAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            text->setPadding(QMargins(0, 0, 12, 0));
-            text->setText(QString::fromUtf8(claim.label) + tr(" (vendor claim)"));
-            text->setColor(policyColor(claim.policy));
-            text->setFont(pxFont(font(), 11));
-        }
-    }
+    if (claimsShown_)
+        maxS = std::max(maxS, VendorClaims::draw(plot_, speedRect_, pxFont(font(), 11)));
     speedRect_->axis(QCPAxis::atLeft)
         ->setScaleType(maxS > 20 ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (maxS > 20) {
@@ -494,9 +464,24 @@ void ThroughputView::drawMarks() {
             if (!g) return;
             const auto it = g->data()->findBegin(copies, false);
             if (it == g->data()->constEnd() || it->key != copies) return;
-            markItems_.push_back(PlotCard::figure(
+            QCPItemText* card = PlotCard::figure(
                 plot_, g, copies, QLocale().toString(it->value, 'f', decimals) + unit,
-                pxFont(font(), 13, true), above));
+                pxFont(font(), 13, true), above);
+            markItems_.push_back(card);
+            // Its side first, then the other, then level with the ring, then a line further
+            // out: the card is opaque, so where it would cover another curve it moves.
+            const auto r = Qt::AlignRight;
+            const double dy = above ? -10 : 10;
+            const Qt::Alignment near = above ? Qt::AlignBottom : Qt::AlignTop;
+            const Qt::Alignment far = above ? Qt::AlignTop : Qt::AlignBottom;
+            placer_->add(card,
+                         {{{-6, dy}, r | near},
+                          {{-6, -dy}, r | far},
+                          {{-14, 0}, r | Qt::AlignVCenter},
+                          {{-6, 3 * dy}, r | near},
+                          {{-6, -3 * dy}, r | far}},
+                         g->valueAxis()->axisRect());
+            placer_->lead(card, g->pen().color());
         };
         mark(curve->throughput, tr(" execs/s"), 0, true);
         if (policy != QLatin1String("single"))  // single over itself is 1 by definition

@@ -26,6 +26,8 @@ class QCPMarginGroup;
 
 namespace immap::views {
 
+class PlotLabelPlacer;
+
 class ThroughputView : public QWidget {
     Q_OBJECT
 
@@ -114,6 +116,7 @@ private:
     QString measuredNote_;
     std::vector<std::pair<QString, unsigned>> marks_;
     std::vector<QCPItemText*> markItems_;
+    PlotLabelPlacer* placer_;  // the figures' and claims' cards, out of the curves' way
     void drawMarks();
     QCPItemText* measuredNoteItem_ = nullptr;
     QCPGraph* measured_ = nullptr;

@@ -14,6 +14,7 @@
 #include <map>
 
 #include "Suites.h"
+#include "views/PlotLabelPlacer.h"
 #include "views/ThroughputView.h"
 
 using namespace immap;
@@ -80,8 +81,8 @@ private slots:
         QCOMPARE(speed->data()->at(2)->value, 2.0);
         QCOMPARE(v.speedupGraph("single")->data()->at(0)->value, 1.0);
         QVERIFY(v.claimsShown());
-        // Two claims, each a mark and a label, and the (hidden) overlay card.
-        QCOMPARE(v.plot()->itemCount(), 5);
+        // Two claims, each a mark, a dotted level and a label, and the (hidden) overlay card.
+        QCOMPARE(v.plot()->itemCount(), 7);
         QVERIFY(!v.overlayItem()->visible());
         v.setRuns(sweep(), "two nodes", 128);
         QVERIFY(!v.claimsShown());
@@ -339,6 +340,65 @@ private slots:
             texts += qobject_cast<QCPTextElement*>(v.plot()->plotLayout()->elementAt(i)) != nullptr;
         QCOMPARE(texts, 2);
         QCOMPARE(v.throughputRect()->insetLayout()->elementCount(), 0);
+        qApp->setProperty("immapFontScale", QVariant());
+    }
+
+    // Slide 4's plot: the quoted figures' cards are opaque, so they sit where they cover no
+    // other curve's line if the pane has such a place (libc-384's "54,197 execs/s" once hid
+    // split-locks' curve from 192 to 256 copies), and never beside a mark that is not theirs
+    // (a claim's square); the claims are named where no curve runs, at the left end.
+    void cardsKeepOffTheCurvesAndOtherMarks() {
+        qApp->setProperty("immapFontScale", 1.6);
+        std::vector<sim::SimResult> runs;
+        const unsigned copies[] = {1, 2, 4, 8, 16, 32, 64, 128, 192, 256, 384};
+        for (unsigned c : copies) {
+            const double single = 1000.0 * std::min(c, 24u) - (c > 24 ? 8.0 * c : 0.0);
+            const double spread = c <= 16 ? 1.0 : std::min(3.0, c / 40.0);
+            runs.push_back(run("single", c, single));
+            runs.push_back(run("split-trees", c, single * std::max(1.0, spread)));
+            runs.push_back(run("split-locks", c, single * std::max(1.0, c / 36.0)));
+        }
+        views::ThroughputView v;
+        v.resize(1280, 430);
+        v.setCompact(true);
+        v.setMarks({{QStringLiteral("split-trees"), 384u}});
+        v.setRuns(runs, "numa12-384cpu.xml (12 NUMA nodes, 384 CPUs)", 384);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        v.plot()->replot();
+        QCOMPARE(v.markTexts().size(), 2);
+        std::vector<QCPItemText*> cards, claims;
+        std::vector<QCPItemTracer*> marks;
+        for (int i = 0; i < v.plot()->itemCount(); ++i) {
+            if (auto* t = qobject_cast<QCPItemText*>(v.plot()->item(i)); t && t->visible())
+                (v.markTexts().contains(t->text()) ? cards : claims).push_back(t);
+            if (auto* m = qobject_cast<QCPItemTracer*>(v.plot()->item(i))) marks.push_back(m);
+        }
+        QCOMPARE(cards.size(), 2u);
+        QCOMPARE(claims.size(), 2u);
+        for (QCPItemText* card : cards) {
+            const QRectF box = views::PlotLabelPlacer::boxOf(card);
+            QVERIFY2(QRectF(v.throughputRect()->rect()).contains(box) ||
+                         QRectF(v.speedupRect()->rect()).contains(box),
+                     qPrintable(card->text() + " leaves its pane"));
+            for (QCPItemTracer* m : marks)
+                if (m->position != card->position->parentAnchor())
+                    QVERIFY2(!box.intersects(QRectF(
+                                 m->position->pixelPosition() - QPointF(m->size(), m->size()) / 2,
+                                 QSizeF(m->size(), m->size()))),
+                             qPrintable(card->text() + " beside another mark"));
+            for (QCPItemText* other : cards)
+                if (other != card) QVERIFY(!box.intersects(views::PlotLabelPlacer::boxOf(other)));
+        }
+        // The execs/s pane has room above and below the curves: that figure covers none.
+        QCOMPARE(
+            views::PlotLabelPlacer::crossings(v.plot(), views::PlotLabelPlacer::boxOf(cards[0])),
+            0);
+        for (QCPItemText* claim : claims) {
+            const QRectF box = views::PlotLabelPlacer::boxOf(claim);
+            QVERIFY2(v.speedupRect()->rect().contains(box.toRect()), qPrintable(claim->text()));
+            QCOMPARE(views::PlotLabelPlacer::crossings(v.plot(), box), 0);
+        }
         qApp->setProperty("immapFontScale", QVariant());
     }
 
