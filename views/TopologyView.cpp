@@ -244,11 +244,19 @@ void TopologyView::paintEvent(QPaintEvent*) {
         p.drawText(box, flags, fm.elidedText(s, Qt::ElideRight, box.width()));
     };
     p.setPen(Qt::black);
-    label(QRectF(machineArea_.left(), machineArea_.top() - linePx_, machineArea_.width(), linePx_),
-          // The machine by its file's name, not the presenter's path.
-          tr("%1 — L# = hwloc logical index, P# = OS index (cpuN, nodeN)")
-              .arg(ThroughputView::machineName(*topo_)),
-          Qt::AlignLeft | Qt::AlignVCenter);
+    {
+        // The machine by its file's name, not the presenter's path; the key to L# and P# as
+        // long as the width allows (workshop type at 1280x720 takes the short one).
+        const QRectF box(machineArea_.left(), machineArea_.top() - linePx_, machineArea_.width(),
+                         linePx_);
+        const QString name = ThroughputView::machineName(*topo_);
+        QString title = tr("%1 — L# = hwloc logical index, P# = OS index (cpuN, nodeN)").arg(name);
+        if (fm.horizontalAdvance(title) > box.width())
+            title = tr("%1 — L# hwloc logical, P# OS index").arg(name);
+        if (fm.horizontalAdvance(title) > box.width())
+            title = tr("%1 — L# logical, P# OS").arg(name);
+        label(box, title, Qt::AlignLeft | Qt::AlignVCenter);
+    }
     const auto& packages = topo_->packages();
     for (std::size_t i = 0; i < packageRects_.size(); ++i) {
         p.setPen(QPen(QColor(0x55, 0x55, 0x55), 1.5));
