@@ -1,5 +1,7 @@
 #include "ContentionView.h"
 
+#include "FontScale.h"
+
 #include <QHelpEvent>
 #include <QMouseEvent>
 #include <QPainter>
@@ -131,7 +133,10 @@ void ContentionView::relayout() {
     laneTop_.assign(run_.lanes.size(), -1);
     bands_.clear();
     const auto& groups = history_.groups();
-    const int gaps = kGroupGap * std::max(0, static_cast<int>(groups.size()) - 1);
+    // In large type the gaps between nodes shrink to a pixel (each lane has its node's colour
+    // bar): twelve summary lanes need that room to be written in the slide's type.
+    const int groupGap = fontScale() > 1 ? 1 : kGroupGap;
+    const int gaps = groupGap * std::max(0, static_cast<int>(groups.size()) - 1);
     const int avail = std::max(0, lanes_.height() - 4 - gaps);
     if (autoCollapse_) {
         // Until the user chooses: every lane when each gets 3 px, else every node but the
@@ -190,7 +195,7 @@ void ContentionView::relayout() {
                             static_cast<int>(y) - laneTop_[static_cast<std::size_t>(g.first)]);
             b.strip.setHeight(std::max(b.strip.height(), laneHeight_));
         }
-        y += kGroupGap;
+        y += groupGap;
         bands_.push_back(b);
     }
     const int stripsBottom = bands_.empty() ? lanes_.top() : bands_.back().strip.bottom();
@@ -371,9 +376,11 @@ void ContentionView::paintLanes(QPainter& p) {
         const QRect label = nodeLabelRect(b.group.node);
         p.fillRect(QRect(label.left() + 2, b.strip.top(), 4, b.strip.height()),
                    NodePalette::home(b.group.node));
-        // The band's text in the type, or smaller to fit a thin band (not below 9 px).
+        // The band's text in the type, or smaller to fit a thin band (not below 9 px); in
+        // large type never under the slide's least where the band is as tall as that.
         QFont bandFont = font();
-        const int px = std::min(QFontInfo(font()).pixelSize(), std::max(label.height(), 1) - 2);
+        int px = std::min(QFontInfo(font()).pixelSize(), std::max(label.height(), 1) - 2);
+        if (fontScale() > 1 && label.height() >= kSlideMinPx) px = std::max(px, kSlideMinPx);
         if (px < 9) continue;
         bandFont.setPixelSize(px);
         p.setFont(bandFont);

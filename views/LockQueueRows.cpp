@@ -1,9 +1,11 @@
 #include "LockQueueRows.h"
 
+#include <QFontInfo>
 #include <QObject>
 #include <algorithm>
 
 #include "ContentionView.h"
+#include "FontScale.h"
 
 namespace immap::views {
 
@@ -45,6 +47,8 @@ std::vector<std::pair<int, QRect>> LockQueueRows::paint(QPainter& p, const QRect
     int y = area.top() + rowHeight;
     QFont small = f;
     small.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
+    if (fontScale() > 1)  // a slide's least
+        small.setPixelSize(std::max(QFontInfo(small).pixelSize(), kSlideMinPx));
     const QFontMetrics sm(small);
     for (int lock : shown) {
         const live::LockQueue& q = run.locks[static_cast<std::size_t>(lock)];
@@ -59,7 +63,9 @@ std::vector<std::pair<int, QRect>> LockQueueRows::paint(QPainter& p, const QRect
             Qt::AlignLeft | Qt::AlignVCenter,
             fm.elidedText(QString::fromStdString(q.name), Qt::ElideMiddle, nameWidth - kChip - 6));
         const int boxesLeft = row.left() + nameWidth;
-        const int avail = std::max(0, row.right() - boxesLeft - 30);
+        // Room kept at the end for "+N", the waiters beyond the boxes (up to 4 digits).
+        const int more = sm.horizontalAdvance(QStringLiteral("+0000")) + 4;
+        const int avail = std::max(0, row.right() - boxesLeft - more);
         const int count = static_cast<int>(q.holders.size() + q.waiting.size());
         const int boxW = count > 0 ? std::clamp(avail / count, 3, 28) : 28;
         const int maxBoxes = boxW > 0 ? avail / boxW : 0;
@@ -82,7 +88,7 @@ std::vector<std::pair<int, QRect>> LockQueueRows::paint(QPainter& p, const QRect
             box(e, ContentionView::waitingColor());
         if (count > maxBoxes) {
             p.setPen(Qt::black);
-            p.drawText(QRect(boxesLeft + k * boxW + 2, row.top(), 40, row.height()),
+            p.drawText(QRect(boxesLeft + k * boxW + 2, row.top(), more, row.height()),
                        Qt::AlignLeft | Qt::AlignVCenter, QObject::tr("+%1").arg(count - maxBoxes));
         }
         y += rowHeight;

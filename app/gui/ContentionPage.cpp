@@ -6,6 +6,7 @@
 
 #include "limits/UserReason.h"
 #include "session/DefaultScenario.h"
+#include "views/FontScale.h"
 
 namespace immap::gui {
 
@@ -29,13 +30,12 @@ ContentionPage::ContentionPage(session::Session& session, PageHost& host, QWidge
     sides_ = sides;
     for (int i = 0; i < 2; ++i) {
         auto* column = new QSplitter(Qt::Vertical, sides);
+        columns_[i] = column;
         views_[i] = new views::ContentionView(column);
         trees_[i] = new views::TreeView(column);
         trees_[i]->setMotionDuration(0);  // ops land many times a second
-        // The lanes are what this tab teaches; the tree below shows the ops landing.
-        column->setStretchFactor(0, 2);
-        column->setStretchFactor(1, 1);
     }
+    shareColumns();
     auto* box = new QVBoxLayout(this);
     box->setContentsMargins(0, 0, 0, 0);
     box->setSpacing(0);
@@ -237,6 +237,26 @@ void ContentionPage::showCaption(const live::LiveSnapshot* s) {
     // Two lines whatever it says, so that stepping never moves the lanes; follows the type.
     const int h = caption_->fontMetrics().lineSpacing() * 2 + 10;
     if (caption_->maximumHeight() != h) caption_->setFixedHeight(h);
+}
+
+void ContentionPage::changeEvent(QEvent* e) {
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) shareColumns();
+}
+
+void ContentionPage::shareColumns() {
+    // The lanes are what this tab teaches; the tree below shows the ops landing. In large
+    // type it gets two ninths of the column instead of a third: at 1280x720 that is what twelve
+    // summary lanes need to be written in the slide's type.
+    const int tree = views::fontScale() > 1 ? 2 : 1;
+    const int lanes = views::fontScale() > 1 ? 7 : 2;
+    for (QSplitter* column : columns_) {
+        if (!column) continue;
+        column->setStretchFactor(0, lanes);
+        column->setStretchFactor(1, tree);
+        const int h = std::max(column->height(), 1);
+        column->setSizes({h * lanes / (lanes + tree), h * tree / (lanes + tree)});
+    }
 }
 
 }  // namespace immap::gui

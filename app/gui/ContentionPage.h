@@ -7,6 +7,7 @@
 // Ctrl+Right step, Esc cancel. The policies and copies live in the session (its live choice).
 
 #include <QLabel>
+#include <QSplitter>
 #include <QWidget>
 #include <memory>
 
@@ -42,8 +43,14 @@ public:
     // What the last step did (the stepping run's events in words), or what the keys do now.
     QLabel* caption() const { return caption_; }
 
+protected:
+    // Large type (workshop mode) gives the lanes more of each column, so that twelve nodes'
+    // summary lanes still hold the slide's type.
+    void changeEvent(QEvent* e) override;
+
 private:
     void takeChoice();
+    void shareColumns();
     void show(const live::LiveSnapshot& s);
     void showCaption(const live::LiveSnapshot* s);
 
@@ -55,6 +62,7 @@ private:
     QWidget* sides_ = nullptr;
     views::ContentionView* views_[2] = {nullptr, nullptr};
     views::TreeView* trees_[2] = {nullptr, nullptr};
+    QSplitter* columns_[2] = {nullptr, nullptr};
     ContentionController* controller_ = nullptr;
     std::shared_ptr<const session::DrawTree> treeShown_[2];
 };

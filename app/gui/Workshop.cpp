@@ -80,8 +80,8 @@ Workshop::~Workshop() {
     // The type is the application's: a window closed in workshop mode gives it back, so that
     // another window (a test's next one) does not start 1.6 times larger.
     if (on_ && normalFont_) {
-        QApplication::setFont(*normalFont_);
         qApp->setProperty("immapFontScale", QVariant());
+        QApplication::setFont(*normalFont_);
     }
 }
 
@@ -251,15 +251,16 @@ void Workshop::setWorkshopMode(bool on) {
             big.setPointSizeF(big.pointSizeF() * kFontScale);
         else
             big.setPixelSize(qRound(big.pixelSize() * kFontScale));
-        QApplication::setFont(big);
+        // The scale first: the views read it when the font change reaches them.
         qApp->setProperty("immapFontScale", kFontScale);  // the text views paint themselves
+        QApplication::setFont(big);
         window_.setWindowState(window_.windowState() | Qt::WindowFullScreen);
         captionBar_->show();
         throughput_.setSlideMode(true);
         if (bookmark_ >= 0) showBookmark(bookmark_);  // the slide's docks
     } else {
-        QApplication::setFont(*normalFont_);
         qApp->setProperty("immapFontScale", QVariant());
+        QApplication::setFont(*normalFont_);
         window_.setWindowState(stateBefore_ & ~Qt::WindowFullScreen);
         captionBar_->setVisible(!scenario_.bookmarks.empty());
         throughput_.setSlideMode(false);

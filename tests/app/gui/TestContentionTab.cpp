@@ -16,6 +16,8 @@
 
 #include "MainWindow.h"
 #include "Suites.h"
+#include "TextSizeProbe.h"
+#include "views/FontScale.h"
 
 using namespace immap;
 
@@ -199,6 +201,42 @@ private slots:
         QVERIFY(!w.startContention());
         QVERIFY(!w.contention()->running());
         QVERIFY(!w.lastError().isEmpty());
+    }
+
+    // Workshop mode at 1280x720: the twelve nodes' summary lanes, their labels, the lock
+    // queues and the header are written in the slide's type. Every text both lanes views
+    // paint is at least 18 px high (TextSizeProbe sees each text run), after 30 ms of the
+    // default scenario's 384 copies (every node's lane is then a summary with its text).
+    void workshopTypeOnTheLanes() {
+        gui::MainWindow w(false);
+        w.setHeadless(true);
+        w.loadDefault();
+        QVERIFY(w.setView("contention"));
+        w.setWorkshopMode(true);
+        w.setWindowState(w.windowState() & ~Qt::WindowFullScreen);  // offscreen: 800x800
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.runContentionFor(30'000'000, 60));
+        QApplication::processEvents();
+        QStringList small;
+        for (int side : {0, 1}) {
+            views::ContentionView* v = w.contentionView(side);
+            TextSizeProbe probe(v->size());
+            v->render(&probe);
+            QVERIFY(probe.texts().size() > 12);
+            for (const TextSizeProbe::Text& t : probe.texts())
+                if (t.px < views::kSlideMinPx - 0.5)
+                    small << QStringLiteral("side %1: \"%2\" %3 px at (%4, %5)")
+                                 .arg(side)
+                                 .arg(t.text.left(40))
+                                 .arg(t.px, 0, 'f', 1)
+                                 .arg(t.at.x(), 0, 'f', 0)
+                                 .arg(t.at.y(), 0, 'f', 0);
+        }
+        w.setWorkshopMode(false);
+        small.removeDuplicates();
+        QVERIFY2(small.isEmpty(), qPrintable(small.mid(0, 30).join('\n')));
     }
 
     void screenshotOfThe12NodeSample() {
