@@ -97,7 +97,8 @@ private slots:
                                      std::uint64_t(i),
                                      std::nullopt,
                                      std::nullopt,
-                                     {}});
+                                     {},
+                                     std::nullopt});
         const QString in = dir.filePath("big.json");
         big.save(in.toStdString());
         QVERIFY(QFileInfo(in).size() < 4 << 20);
