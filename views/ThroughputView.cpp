@@ -384,8 +384,10 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     if (minY > 0 && maxY / minY > 50) {
         top->axis(QCPAxis::atLeft)->setScaleType(QCPAxis::stLogarithmic);
         top->axis(QCPAxis::atLeft)->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
-        // Compact: headroom for the legend's row over the top-left corner.
-        top->axis(QCPAxis::atLeft)->setRange(minY / 1.5, maxY * (compact_ ? 4 : 1.5));
+        // Compact: headroom for the legend's row over the top-left corner, and for a quoted
+        // figure above the highest curve's last point (its card would hide the curve level with
+        // it).
+        top->axis(QCPAxis::atLeft)->setRange(minY / 1.5, maxY * (compact_ ? 8 : 1.5));
         top->axis(QCPAxis::atLeft)
             ->setLabel(compact_ ? tr("execs/s (log)") : tr("execs/s (log scale)"));
     } else {

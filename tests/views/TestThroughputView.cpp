@@ -347,7 +347,13 @@ private slots:
     // other curve's line if the pane has such a place (libc-384's "54,197 execs/s" once hid
     // split-locks' curve from 192 to 256 copies), and never beside a mark that is not theirs
     // (a claim's square); the claims are named where no curve runs, at the left end.
+    void cardsKeepOffTheCurvesAndOtherMarks_data() {
+        QTest::addColumn<QString>("policy");
+        QTest::newRow("split-trees (slide 4)") << QStringLiteral("split-trees");
+        QTest::newRow("split-locks, the top curve (slide 5)") << QStringLiteral("split-locks");
+    }
     void cardsKeepOffTheCurvesAndOtherMarks() {
+        QFETCH(QString, policy);
         qApp->setProperty("immapFontScale", 1.6);
         std::vector<sim::SimResult> runs;
         const unsigned copies[] = {1, 2, 4, 8, 16, 32, 64, 128, 192, 256, 384};
@@ -361,7 +367,7 @@ private slots:
         views::ThroughputView v;
         v.resize(1280, 430);
         v.setCompact(true);
-        v.setMarks({{QStringLiteral("split-trees"), 384u}});
+        v.setMarks({{policy, 384u}});
         v.setRuns(runs, "numa12-384cpu.xml (12 NUMA nodes, 384 CPUs)", 384);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
