@@ -6,13 +6,14 @@
 #include <memory>
 #include <unordered_map>
 
+#include "BenchClock.h"
 #include "IntervalTree.h"
 
 namespace immap::itree {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = BenchClock;
 
 struct BenchOp {
     bool insert;
@@ -25,26 +26,6 @@ struct Run {
     std::size_t begin, end;
     bool insert;
 };
-
-double nsBetween(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double, std::nano>(b - a).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0 : v[v.size() / 2];
-}
-
-// The cost of one clock pair, subtracted from each timed run.
-double clockOverheadNs() {
-    std::vector<double> d(2001);
-    for (double& x : d) {
-        auto a = Clock::now();
-        auto b = Clock::now();
-        x = nsBetween(a, b);
-    }
-    return median(d);
-}
 
 // One structure under test: insert(op), remove(op), reset().
 template <class S>

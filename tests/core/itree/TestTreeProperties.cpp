@@ -4,15 +4,13 @@
 #include <limits>
 
 #include "BruteForceModel.h"
+#include "ChurnScenarios.h"
 #include "Suites.h"
 #include "itree/LibcChurn.h"
 
 using namespace immap::test;
-using immap::itree::kLibcSegments;
 
 namespace {
-
-constexpr Index kMax = std::numeric_limits<Index>::max();
 
 // Tree, model and pool driven together; every op is followed by a full check.
 struct Harness {
@@ -49,9 +47,10 @@ struct Harness {
         model.remove(n);
         pool.release(n);
     }
-    void remove(TestNode* n) {
+    void remove(const Node* n) {
         removeAt(static_cast<std::size_t>(std::find(live.begin(), live.end(), n) - live.begin()));
     }
+    std::vector<const Node*> sequence() const { return model.sequence(); }
     Index uniform(Index lo, Index hi) { return std::uniform_int_distribution<Index>(lo, hi)(rng); }
 
     // Checks after one op; returns false (with `failure` set) at the first disagreement.
@@ -79,21 +78,7 @@ class TestTreeProperties : public QObject {
     Q_OBJECT
 
 private slots:
-    void randomMixed_data() {
-        QTest::addColumn<quint64>("seed");
-        QTest::addColumn<quint64>("keySpan");  // small spans give many duplicate starts
-        QTest::addColumn<quint64>("maxLen");
-        QTest::addColumn<int>("ops");
-        QTest::addColumn<int>("peak");  // the live count swings between 0 and this
-        QTest::newRow("dense duplicates")
-            << quint64(1) << quint64(16) << quint64(8) << 250000 << 600;
-        QTest::newRow("nested ranges")
-            << quint64(2) << quint64(1000) << quint64(1000) << 150000 << 1500;
-        QTest::newRow("sparse small")
-            << quint64(3) << quint64(1000000) << quint64(50) << 150000 << 2500;
-        QTest::newRow("full 64-bit range")
-            << quint64(4) << quint64(kMax) << quint64(kMax) << 60000 << 800;
-    }
+    void randomMixed_data() { randomMixRows(); }
     void randomMixed() {
         QFETCH(quint64, seed);
         QFETCH(quint64, keySpan);
@@ -102,62 +87,19 @@ private slots:
         QFETCH(int, peak);
         Harness h(seed);
         h.spanHint = keySpan;
-        bool growing = true;
-        for (int i = 0; i < ops; ++i) {
-            if (h.live.size() >= static_cast<std::size_t>(peak)) growing = false;
-            if (h.live.empty()) growing = true;
-            // Mostly move towards the target size, with both op kinds throughout.
-            const bool insert = h.live.empty() || h.uniform(0, 9) < (growing ? 7u : 3u);
-            if (insert) {
-                const Index start = h.uniform(0, keySpan);
-                const Index len = h.uniform(0, maxLen);
-                h.insert(start, start > kMax - len ? kMax : start + len);
-            } else {
-                h.removeAt(h.uniform(0, h.live.size() - 1));
-            }
-            QVERIFY2(h.check(), h.failure.c_str());
-        }
+        QVERIFY2(randomMix(h, keySpan, maxLen, ops, peak, false), h.failure.c_str());
         totalOps += h.ops;
     }
 
-    void adversarialOrders_data() {
-        QTest::addColumn<QString>("insertOrder");
-        QTest::addColumn<QString>("removeOrder");
-        for (const char* ins : {"ascending", "descending", "zigzag", "equal"})
-            for (const char* rem : {"ascending", "descending", "zigzag", "random", "root"})
-                QTest::addRow("%s/%s", ins, rem) << QString(ins) << QString(rem);
-    }
+    void adversarialOrders_data() { adversarialRows("root"); }
     void adversarialOrders() {
         QFETCH(QString, insertOrder);
         QFETCH(QString, removeOrder);
-        constexpr Index kN = 2500;
         Harness h(7);
-        h.spanHint = kN;
-        auto zigzag = [](Index i) { return i % 2 ? kN - 1 - i / 2 : i / 2; };
-        for (Index i = 0; i < kN; ++i) {
-            Index k = i;
-            if (insertOrder == "descending") k = kN - 1 - i;
-            if (insertOrder == "zigzag") k = zigzag(i);
-            if (insertOrder == "equal") k = 42;
-            h.insert(k, k + i % 7);
-            QVERIFY2(h.check(), h.failure.c_str());
-        }
-        // Removal in key order uses the model's sequence (ties in insertion order).
-        std::vector<const Node*> order = h.model.sequence();
-        if (removeOrder == "descending") std::reverse(order.begin(), order.end());
-        if (removeOrder == "zigzag") {
-            std::vector<const Node*> z;
-            for (std::size_t i = 0; i < order.size(); ++i)
-                z.push_back(order[zigzag(i)]);
-            order = z;
-        }
-        if (removeOrder == "random") std::shuffle(order.begin(), order.end(), h.rng);
-        for (std::size_t i = 0; i < kN; ++i) {
-            // "root": always remove the root, the two-children case with the deepest successor.
-            const Node* victim = removeOrder == "root" ? h.tree.root() : order[i];
-            h.remove(static_cast<TestNode*>(const_cast<Node*>(victim)));
-            QVERIFY2(h.check(), h.failure.c_str());
-        }
+        // "root": always remove the root, the two-children case with the deepest successor.
+        QVERIFY2(adversarial(h, insertOrder.toStdString(), removeOrder.toStdString(),
+                             [&] { return static_cast<const Node*>(h.tree.root()); }),
+                 h.failure.c_str());
         QVERIFY(h.tree.empty());
         QCOMPARE(h.tree.leftmost(), nullptr);
         totalOps += h.ops;
@@ -167,28 +109,7 @@ private slots:
     void libcShaped() {
         Harness h(11);
         h.spanHint = 0x1d5;
-        std::vector<std::vector<TestNode*>> procs;
-        auto exec = [&] {
-            std::vector<TestNode*> vmas;
-            for (const auto& s : kLibcSegments) {
-                vmas.push_back(h.insert(s.pgoff, s.pgoff + s.pages - 1));
-                if (!h.check()) return false;
-            }
-            procs.push_back(vmas);
-            return true;
-        };
-        for (int p = 0; p < 1000; ++p)
-            QVERIFY2(exec(), h.failure.c_str());
-        for (int c = 0; c < 12000; ++c) {
-            const std::size_t victim = h.uniform(0, procs.size() - 1);
-            for (TestNode* v : procs[victim]) {
-                h.remove(v);
-                QVERIFY2(h.check(), h.failure.c_str());
-            }
-            procs[victim] = procs.back();
-            procs.pop_back();
-            QVERIFY2(exec(), h.failure.c_str());
-        }
+        QVERIFY2(libcExecExit(h, 1000, 12000), h.failure.c_str());
         QCOMPARE(h.tree.size(), std::size_t{5000});
         totalOps += h.ops;
     }
@@ -197,34 +118,13 @@ private slots:
     void forkChurn() {
         Harness h(13);
         h.spanHint = 0x1d5;
-        std::vector<std::vector<TestNode*>> procs;
-        for (int p = 0; p < 50; ++p) {
-            std::vector<TestNode*> vmas;
-            for (const auto& s : kLibcSegments)
-                vmas.push_back(h.insert(s.pgoff, s.pgoff + s.pages - 1));
-            procs.push_back(vmas);
-        }
-        QVERIFY2(h.check(), h.failure.c_str());
-        for (int c = 0; c < 40000; ++c) {
-            const std::size_t who = h.uniform(0, procs.size() - 1);
-            if (procs.size() < 400 && (procs.size() < 20 || h.uniform(0, 1) == 0)) {
-                std::vector<TestNode*> child;
-                for (TestNode* parent : procs[who]) {
-                    TestNode* n = h.insertAfter(parent);
-                    QVERIFY2(h.check(), h.failure.c_str());
-                    QCOMPARE(IntervalTree::next(parent), static_cast<Node*>(n));
-                    child.push_back(n);
-                }
-                procs.push_back(child);
-            } else {
-                for (TestNode* v : procs[who]) {
-                    h.remove(v);
-                    QVERIFY2(h.check(), h.failure.c_str());
-                }
-                procs[who] = procs.back();
-                procs.pop_back();
-            }
-        }
+        QVERIFY2(forkExit(h, 40000,
+                          [&](TestNode* parent, TestNode* n) {
+                              if (IntervalTree::next(parent) == n) return true;
+                              h.failure = "a fork copy is not right after its parent";
+                              return false;
+                          }),
+                 h.failure.c_str());
         totalOps += h.ops;
     }
 

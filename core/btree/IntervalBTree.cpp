@@ -1,0 +1,495 @@
+#include "IntervalBTree.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+namespace immap::btree {
+
+namespace {
+
+// Opens slot `pos` in the first `count` entries of an array.
+template <class T>
+void openAt(T* a, int count, int pos) {
+    std::memmove(a + pos + 1, a + pos, sizeof(T) * static_cast<std::size_t>(count - pos));
+}
+template <class T>
+void closeAt(T* a, int count, int pos) {
+    std::memmove(a + pos, a + pos + 1, sizeof(T) * static_cast<std::size_t>(count - pos - 1));
+}
+
+}  // namespace
+
+IntervalBTree::~IntervalBTree() {
+    if (root_) destroy(root_, height_);
+    for (Leaf* l : spareLeaves_)
+        delete l;
+    for (Inner* n : spareInners_)
+        delete n;
+}
+
+void IntervalBTree::destroy(void* node, int level) {
+    if (level == 1) {
+        delete static_cast<Leaf*>(node);
+        return;
+    }
+    auto* n = static_cast<Inner*>(node);
+    for (int i = 0; i < n->count; ++i)
+        destroy(n->child[i], level - 1);
+    delete n;
+}
+
+// Freed nodes are kept for the next split, as the kernel's node caches (kmem_cache) keep
+// freed objects: exec/exit churn splits and merges all the time, and fresh heap pages would
+// cost a page fault per few splits.
+Leaf* IntervalBTree::newLeaf() {
+    ++leaves_;
+    if (spareLeaves_.empty()) return new Leaf;
+    Leaf* l = spareLeaves_.back();
+    spareLeaves_.pop_back();
+    *l = Leaf{};
+    return l;
+}
+Inner* IntervalBTree::newInner(bool leaves) {
+    ++inners_;
+    Inner* n = nullptr;
+    if (spareInners_.empty()) {
+        n = new Inner;
+    } else {
+        n = spareInners_.back();
+        spareInners_.pop_back();
+        *n = Inner{};
+    }
+    n->leaves = leaves;
+    return n;
+}
+void IntervalBTree::free(Leaf* l) {
+    --leaves_;
+    spareLeaves_.push_back(l);
+}
+void IntervalBTree::free(Inner* n) {
+    --inners_;
+    spareInners_.push_back(n);
+}
+
+void IntervalBTree::moved(Item* item, Leaf* to) {
+    item->leaf_ = to;
+    if (counter_) counter_->backPointer(item);
+}
+
+int IntervalBTree::slotOf(const Inner* parent, const void* child) {
+    int i = 0;
+    while (parent->child[i] != child)
+        ++i;
+    return i;
+}
+
+Index IntervalBTree::maxOf(void* node, bool leaf) const {
+    // Recomputed from the node's entries, and kept in its header.
+    Index m = 0;
+    if (leaf) {
+        auto* l = static_cast<Leaf*>(node);
+        touch(l->last, sizeof(Index) * static_cast<std::size_t>(l->count));
+        for (int i = 0; i < l->count; ++i)
+            m = std::max(m, l->last[i]);
+        l->max = m;
+    } else {
+        auto* n = static_cast<Inner*>(node);
+        touch(n->maxLast, sizeof(Index) * static_cast<std::size_t>(n->count));
+        for (int i = 0; i < n->count; ++i)
+            m = std::max(m, n->maxLast[i]);
+        n->max = m;
+    }
+    return m;
+}
+
+void IntervalBTree::insert(Item* item) {
+    if (!root_) {
+        Leaf* l = newLeaf();
+        root_ = l;
+        height_ = 1;
+        insertAt(l, 0, item);
+        return;
+    }
+    // Down to the last child whose lower bound is at or before the start: everything after
+    // it starts later, so the item goes after every equal start.
+    void* node = root_;
+    for (int level = height_; level > 1; --level) {
+        auto* n = static_cast<Inner*>(node);
+        touch(n, 64);
+        touch(n->sep, sizeof(Index) * static_cast<std::size_t>(n->count));
+        int i = n->count - 1;
+        while (i > 0 && n->sep[i] > item->start)
+            --i;
+        touch(&n->child[i], sizeof(void*));
+        node = n->child[i];
+    }
+    auto* l = static_cast<Leaf*>(node);
+    touch(l, 64);
+    touch(l->start, sizeof(Index) * static_cast<std::size_t>(l->count));
+    const int pos =
+        static_cast<int>(std::upper_bound(l->start, l->start + l->count, item->start) - l->start);
+    insertAt(l, pos, item);
+}
+
+bool IntervalBTree::insertAfter(Item* item, Item* prev) {
+    if (!prev->leaf_ || item->start != prev->start) return false;
+    Leaf* l = prev->leaf_;
+    touch(l, 64);
+    touch(l->item, sizeof(Item*) * static_cast<std::size_t>(l->count));
+    int pos = 0;
+    while (l->item[pos] != prev)
+        ++pos;
+    insertAt(l, pos + 1, item);
+    return true;
+}
+
+void IntervalBTree::insertAt(Leaf* l, int pos, Item* item) {
+    ++size_;
+    if (l->count == kFanout) {
+        // Split where the item goes, as far as both halves keep kMinFill: an insert at the end
+        // of a run of equal starts (every exec's, in libc's runs) then moves the fewest items
+        // (and back pointers), and the run's end gets room for the appends that follow.
+        Leaf* r = newLeaf();
+        const int half = std::clamp(pos, kMinFill, kFanout - kMinFill);
+        r->count = kFanout - half;
+        std::memcpy(r->start, l->start + half, sizeof(Index) * static_cast<std::size_t>(r->count));
+        std::memcpy(r->last, l->last + half, sizeof(Index) * static_cast<std::size_t>(r->count));
+        std::memcpy(r->item, l->item + half, sizeof(Item*) * static_cast<std::size_t>(r->count));
+        touch(r, sizeof(Leaf));
+        for (int i = 0; i < r->count; ++i)
+            moved(r->item[i], r);
+        l->count = half;
+        Leaf* into = l;
+        if (pos > half) {
+            into = r;
+            pos -= half;
+        }
+        openAt(into->start, into->count, pos);
+        openAt(into->last, into->count, pos);
+        openAt(into->item, into->count, pos);
+        into->start[pos] = item->start;
+        into->last[pos] = item->last;
+        into->item[pos] = item;
+        ++into->count;
+        moved(item, into);
+        touch(l->start, sizeof(Index) * kFanout);
+        touch(l->last, sizeof(Index) * kFanout);
+        touch(l->item, sizeof(Item*) * kFanout);
+        link(l->parent, l, r, r->start[0], true);
+        // The split nodes' max-last are exact now, the levels above them not yet: raise all
+        // the way (covered levels cannot be skipped here: the split's top may be under them).
+        raise(into, item->last, false);
+        return;
+    }
+    touch(l, 64);
+    touch(l->start + pos, sizeof(Index) * static_cast<std::size_t>(l->count - pos + 1));
+    touch(l->last + pos, sizeof(Index) * static_cast<std::size_t>(l->count - pos + 1));
+    touch(l->item + pos, sizeof(Item*) * static_cast<std::size_t>(l->count - pos + 1));
+    openAt(l->start, l->count, pos);
+    openAt(l->last, l->count, pos);
+    openAt(l->item, l->count, pos);
+    l->start[pos] = item->start;
+    l->last[pos] = item->last;
+    l->item[pos] = item;
+    ++l->count;
+    moved(item, l);
+    raise(l, item->last, true);
+}
+
+void IntervalBTree::link(Inner* parent, void* left, void* right, Index sep, bool leaves) {
+    auto setParent = [&](void* node, Inner* p) {
+        if (leaves)
+            static_cast<Leaf*>(node)->parent = p;
+        else
+            static_cast<Inner*>(node)->parent = p;
+        touch(node, 64);
+    };
+    if (!parent) {
+        // The root split: a new root over both halves.
+        Inner* root = newInner(leaves);
+        root->count = 2;
+        root->child[0] = left;
+        root->child[1] = right;
+        root->sep[1] = sep;
+        root->maxLast[0] = maxOf(left, leaves);
+        root->maxLast[1] = maxOf(right, leaves);
+        root->max = std::max(root->maxLast[0], root->maxLast[1]);
+        touch(root, sizeof(Inner));
+        setParent(left, root);
+        setParent(right, root);
+        root_ = root;
+        ++height_;
+        return;
+    }
+    touch(parent, 64);
+    touch(parent->child, sizeof(void*) * static_cast<std::size_t>(parent->count));
+    int at = slotOf(parent, left) + 1;
+    if (parent->count == kFanout) {
+        // Split the parent too, then put `right` into the half `at` falls in.
+        Inner* pr = newInner(leaves);
+        const int half = kFanout / 2;
+        pr->count = kFanout - half;
+        std::memcpy(pr->sep, parent->sep + half,
+                    sizeof(Index) * static_cast<std::size_t>(pr->count));
+        std::memcpy(pr->maxLast, parent->maxLast + half,
+                    sizeof(Index) * static_cast<std::size_t>(pr->count));
+        std::memcpy(pr->child, parent->child + half,
+                    sizeof(void*) * static_cast<std::size_t>(pr->count));
+        touch(pr, sizeof(Inner));
+        touch(parent, sizeof(Inner));
+        for (int i = 0; i < pr->count; ++i)
+            setParent(pr->child[i], pr);
+        parent->count = half;
+        const Index prSep = pr->sep[0];  // the bound of the moved first child
+        Inner* into = parent;
+        if (at > half) {
+            into = pr;
+            at -= half;
+        }
+        openAt(into->sep, into->count, at);
+        openAt(into->maxLast, into->count, at);
+        openAt(into->child, into->count, at);
+        into->sep[at] = sep;
+        into->child[at] = right;
+        ++into->count;
+        setParent(right, into);
+        into->maxLast[at - 1] = maxOf(left, leaves);
+        into->maxLast[at] = maxOf(right, leaves);
+        // at == half + 1 put `right` first in pr... never: at > half moves it to pr at >= 1.
+        link(parent->parent, parent, pr, prSep, false);
+        return;
+    }
+    openAt(parent->sep, parent->count, at);
+    openAt(parent->maxLast, parent->count, at);
+    openAt(parent->child, parent->count, at);
+    touch(parent->sep + at, sizeof(Index) * static_cast<std::size_t>(parent->count - at + 1));
+    touch(parent->maxLast + at - 1,
+          sizeof(Index) * static_cast<std::size_t>(parent->count - at + 2));
+    parent->sep[at] = sep;
+    parent->child[at] = right;
+    ++parent->count;
+    setParent(right, parent);
+    parent->maxLast[at - 1] = maxOf(left, leaves);
+    parent->maxLast[at] = maxOf(right, leaves);
+}
+
+void IntervalBTree::raise(Leaf* leaf, Index last, bool stopWhenCovered) {
+    // The item's last into every max on the way up. Where a node's max already covers it, so
+    // do all above it (unless a split has just rewritten the levels below): stop there, read
+    // from the header, without reading the parent.
+    touch(leaf, 64);
+    if (stopWhenCovered && leaf->max >= last) return;
+    leaf->max = std::max(leaf->max, last);
+    void* child = leaf;
+    for (Inner* p = leaf->parent; p; child = p, p = p->parent) {
+        touch(p, 64);
+        touch(p->child, sizeof(void*) * static_cast<std::size_t>(p->count));
+        const int i = slotOf(p, child);
+        touch(&p->maxLast[i], sizeof(Index));
+        p->maxLast[i] = std::max(p->maxLast[i], last);
+        if (stopWhenCovered && p->max >= last) return;
+        p->max = std::max(p->max, last);
+    }
+}
+
+void IntervalBTree::refresh(Leaf* leaf, Index removedLast) {
+    // Only a node whose max was the removed item's last can change; it stays when another
+    // entry has the same last. Each level up the same (the kernel's augment propagation
+    // stops the same way).
+    if (removedLast < leaf->max) return;
+    Index m = maxOf(leaf, true);
+    if (m == removedLast) return;
+    void* node = leaf;
+    for (Inner* p = leaf->parent; p; node = p, p = p->parent) {
+        touch(p, 64);
+        touch(p->child, sizeof(void*) * static_cast<std::size_t>(p->count));
+        const int i = slotOf(p, node);
+        touch(&p->maxLast[i], sizeof(Index));
+        p->maxLast[i] = m;
+        if (removedLast < p->max) return;
+        const Index pm = maxOf(p, false);
+        if (pm == removedLast) return;
+        m = pm;
+    }
+}
+
+void IntervalBTree::remove(Item* item) {
+    Leaf* l = item->leaf_;
+    assert(l);
+    touch(item, sizeof(Item));
+    touch(l, 64);
+    touch(l->item, sizeof(Item*) * static_cast<std::size_t>(l->count));
+    int pos = 0;
+    while (l->item[pos] != item)
+        ++pos;
+    touch(l->start + pos, sizeof(Index) * static_cast<std::size_t>(l->count - pos));
+    touch(l->last + pos, sizeof(Index) * static_cast<std::size_t>(l->count - pos));
+    closeAt(l->start, l->count, pos);
+    closeAt(l->last, l->count, pos);
+    closeAt(l->item, l->count, pos);
+    --l->count;
+    --size_;
+    item->leaf_ = nullptr;
+    if (l == root_ && l->count == 0) {
+        free(l);
+        root_ = nullptr;
+        height_ = 0;
+        return;
+    }
+    refresh(l, item->last);
+    if (l != root_ && l->count < kMinFill) rebalance(l);
+}
+
+void IntervalBTree::rebalance(Leaf* l) {
+    Inner* p = l->parent;
+    touch(p, 64);
+    const int i = slotOf(p, l);
+    Leaf* left = i > 0 ? p->leaf(i - 1) : nullptr;
+    Leaf* right = i + 1 < p->count ? p->leaf(i + 1) : nullptr;
+    if (right && right->count > kMinFill) {
+        // Borrow right's first: its new first start bounds it from below.
+        touch(right, sizeof(Leaf));
+        l->start[l->count] = right->start[0];
+        l->last[l->count] = right->last[0];
+        l->item[l->count] = right->item[0];
+        moved(l->item[l->count], l);
+        ++l->count;
+        closeAt(right->start, right->count, 0);
+        closeAt(right->last, right->count, 0);
+        closeAt(right->item, right->count, 0);
+        --right->count;
+        p->sep[i + 1] = right->start[0];
+        p->maxLast[i] = maxOf(l, true);
+        p->maxLast[i + 1] = maxOf(right, true);
+        return;
+    }
+    if (left && left->count > kMinFill) {
+        // Borrow left's last: it is now this leaf's lower bound.
+        touch(left, sizeof(Leaf));
+        openAt(l->start, l->count, 0);
+        openAt(l->last, l->count, 0);
+        openAt(l->item, l->count, 0);
+        --left->count;
+        l->start[0] = left->start[left->count];
+        l->last[0] = left->last[left->count];
+        l->item[0] = left->item[left->count];
+        moved(l->item[0], l);
+        ++l->count;
+        p->sep[i] = l->start[0];
+        p->maxLast[i - 1] = maxOf(left, true);
+        p->maxLast[i] = maxOf(l, true);
+        return;
+    }
+    // Merge with a sibling: the right one of the pair moves into the left one.
+    Leaf* a = left ? left : l;
+    Leaf* b = left ? l : right;
+    const int bi = left ? i : i + 1;
+    touch(a, sizeof(Leaf));
+    touch(b, sizeof(Leaf));
+    std::memcpy(a->start + a->count, b->start, sizeof(Index) * static_cast<std::size_t>(b->count));
+    std::memcpy(a->last + a->count, b->last, sizeof(Index) * static_cast<std::size_t>(b->count));
+    std::memcpy(a->item + a->count, b->item, sizeof(Item*) * static_cast<std::size_t>(b->count));
+    for (int k = 0; k < b->count; ++k)
+        moved(b->item[k], a);
+    a->count += b->count;
+    closeAt(p->sep, p->count, bi);
+    closeAt(p->maxLast, p->count, bi);
+    closeAt(p->child, p->count, bi);
+    --p->count;
+    p->maxLast[bi - 1] = maxOf(a, true);
+    free(b);
+    rebalance(p);
+}
+
+void IntervalBTree::rebalance(Inner* n) {
+    if (n == root_) {
+        if (n->count == 1) {
+            // The root has one child left: that child is the root.
+            void* only = n->child[0];
+            if (n->leaves)
+                static_cast<Leaf*>(only)->parent = nullptr;
+            else
+                static_cast<Inner*>(only)->parent = nullptr;
+            free(n);
+            root_ = only;
+            --height_;
+        }
+        return;
+    }
+    if (n->count >= kMinFill) return;
+    Inner* p = n->parent;
+    touch(p, 64);
+    const int i = slotOf(p, n);
+    Inner* left = i > 0 ? p->inner(i - 1) : nullptr;
+    Inner* right = i + 1 < p->count ? p->inner(i + 1) : nullptr;
+    auto adopt = [&](void* child, Inner* by) {
+        if (by->leaves)
+            static_cast<Leaf*>(child)->parent = by;
+        else
+            static_cast<Inner*>(child)->parent = by;
+        touch(child, 64);
+    };
+    if (right && right->count > kMinFill) {
+        // Right's first child moves to this node's end; its bound was right's own.
+        touch(right, sizeof(Inner));
+        n->sep[n->count] = p->sep[i + 1];
+        n->maxLast[n->count] = right->maxLast[0];
+        n->child[n->count] = right->child[0];
+        adopt(n->child[n->count], n);
+        ++n->count;
+        p->sep[i + 1] = right->sep[1];
+        closeAt(right->sep, right->count, 0);
+        closeAt(right->maxLast, right->count, 0);
+        closeAt(right->child, right->count, 0);
+        --right->count;
+        p->maxLast[i] = maxOf(n, false);
+        p->maxLast[i + 1] = maxOf(right, false);
+        return;
+    }
+    if (left && left->count > kMinFill) {
+        // Left's last child moves to this node's front and bounds it.
+        touch(left, sizeof(Inner));
+        openAt(n->sep, n->count, 0);
+        openAt(n->maxLast, n->count, 0);
+        openAt(n->child, n->count, 0);
+        --left->count;
+        n->sep[1] = p->sep[i];
+        n->maxLast[0] = left->maxLast[left->count];
+        n->child[0] = left->child[left->count];
+        adopt(n->child[0], n);
+        ++n->count;
+        p->sep[i] = left->sep[left->count];
+        p->maxLast[i - 1] = maxOf(left, false);
+        p->maxLast[i] = maxOf(n, false);
+        return;
+    }
+    Inner* a = left ? left : n;
+    Inner* b = left ? n : right;
+    const int bi = left ? i : i + 1;
+    touch(a, sizeof(Inner));
+    touch(b, sizeof(Inner));
+    b->sep[0] = p->sep[bi];  // b's first child keeps b's bound
+    std::memcpy(a->sep + a->count, b->sep, sizeof(Index) * static_cast<std::size_t>(b->count));
+    std::memcpy(a->maxLast + a->count, b->maxLast,
+                sizeof(Index) * static_cast<std::size_t>(b->count));
+    std::memcpy(a->child + a->count, b->child, sizeof(void*) * static_cast<std::size_t>(b->count));
+    for (int k = 0; k < b->count; ++k)
+        adopt(b->child[k], a);
+    a->count += b->count;
+    closeAt(p->sep, p->count, bi);
+    closeAt(p->maxLast, p->count, bi);
+    closeAt(p->child, p->count, bi);
+    --p->count;
+    p->maxLast[bi - 1] = maxOf(a, false);
+    free(b);
+    rebalance(p);
+}
+
+std::vector<Item*> IntervalBTree::overlapping(Index start, Index last) const {
+    std::vector<Item*> out;
+    forOverlapping(start, last, [&](Item* it) { out.push_back(it); });
+    return out;
+}
+
+}  // namespace immap::btree

@@ -1,0 +1,127 @@
+#pragma once
+// A B+tree interval index over the same closed intervals as the kernel's i_mmap tree
+// (core/itree), the structure Matthew Wilcox suggested in the split's review: items ordered
+// by start, equal starts in insertion order (insert goes after every equal start, as the
+// rbtree's equal keys go right; insertAfter puts a fork's copy right after its parent's VMA,
+// as vma_interval_tree_insert_after does), every internal slot carrying its subtree's max
+// `last` so that an overlap query prunes as vma_interval_tree_iter_first/next do, and returns
+// the same items in the same order. Nodes are cache-line aligned arrays (Leaf.h says why 16).
+//
+// What the kernel would still need (RCU-safe readers, the rmap walk's locking) is not here:
+// docs/btree.md.
+
+#include <cstddef>
+#include <vector>
+
+#include "Inner.h"
+#include "Item.h"
+#include "Leaf.h"
+#include "LineCounter.h"
+
+namespace immap::btree {
+
+class IntervalBTree {
+public:
+    IntervalBTree() = default;
+    ~IntervalBTree();
+    IntervalBTree(const IntervalBTree&) = delete;
+    IntervalBTree& operator=(const IntervalBTree&) = delete;
+
+    // The item must not be in any index.
+    void insert(Item* item);
+    // Right after prev in order; like the kernel's, requires item->start == prev->start.
+    // Returns false, changing nothing, when it does not hold.
+    bool insertAfter(Item* item, Item* prev);
+    // The item must be in this index: found from its back pointer, no search.
+    void remove(Item* item);
+
+    // Every item overlapping [start, last], in order (ascending start, equal starts in
+    // insertion order): f(Item*) for each.
+    template <class F>
+    void forOverlapping(Index start, Index last, F&& f) const {
+        if (root_) visit(root_, height_, start, last, f);
+    }
+    std::vector<Item*> overlapping(Index start, Index last) const;
+
+    // In order.
+    template <class F>
+    void forEach(F&& f) const {
+        forOverlapping(0, ~Index{0}, f);
+    }
+
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    int height() const { return height_; }  // levels, leaves included; 0 when empty
+    void* root() const { return root_; }
+    std::size_t leafCount() const { return leaves_; }
+    std::size_t innerCount() const { return inners_; }
+    std::size_t bytes() const { return leaves_ * sizeof(Leaf) + inners_ * sizeof(Inner); }
+
+    // When set, every following operation reports the lines it touches (LineCounter.h).
+    void setCounter(LineCounter* counter) { counter_ = counter; }
+
+private:
+    friend class BTreeChecker;
+
+    template <class F>
+    void visit(const void* node, int level, Index start, Index last, F& f) const;
+    void touch(const void* p, std::size_t bytes) const {
+        if (counter_) [[unlikely]]
+            counter_->touch(p, bytes);
+    }
+    void moved(Item* item, Leaf* to);
+
+    void insertAt(Leaf* leaf, int pos, Item* item);
+    // Puts `right` (a new node) into `parent` right after `left`, splitting upwards as needed.
+    void link(Inner* parent, void* left, void* right, Index sep, bool leaves);
+    void raise(Leaf* leaf, Index last, bool stopWhenCovered);  // max-last up, after an insert
+    void refresh(Leaf* leaf, Index removedLast);               // exact max-last up, after a remove
+    void rebalance(Leaf* leaf);
+    void rebalance(Inner* node);
+    static int slotOf(const Inner* parent, const void* child);
+    Index maxOf(void* node, bool leaf) const;
+    Leaf* newLeaf();
+    Inner* newInner(bool leaves);
+    void free(Leaf* l);
+    void free(Inner* n);
+    void destroy(void* node, int level);
+
+    void* root_ = nullptr;
+    int height_ = 0;
+    std::size_t size_ = 0;
+    std::size_t leaves_ = 0;
+    std::size_t inners_ = 0;
+    LineCounter* counter_ = nullptr;
+    std::vector<Leaf*> spareLeaves_;  // freed nodes, reused before new ones
+    std::vector<Inner*> spareInners_;
+};
+
+template <class F>
+void IntervalBTree::visit(const void* node, int level, Index start, Index last, F& f) const {
+    if (level == 1) {
+        const auto* l = static_cast<const Leaf*>(node);
+        touch(l, 64);
+        for (int i = 0; i < l->count; ++i) {
+            touch(&l->start[i], sizeof(Index));
+            if (l->start[i] > last) return;  // every later start is larger
+            touch(&l->last[i], sizeof(Index));
+            if (l->last[i] >= start) {
+                touch(&l->item[i], sizeof(Item*));
+                f(l->item[i]);
+            }
+        }
+        return;
+    }
+    const auto* n = static_cast<const Inner*>(node);
+    touch(n, 64);
+    for (int i = 0; i < n->count; ++i) {
+        touch(&n->sep[i], sizeof(Index));
+        if (i > 0 && n->sep[i] > last) return;  // child i and later start after `last`
+        touch(&n->maxLast[i], sizeof(Index));
+        if (n->maxLast[i] < start) continue;  // nothing in it reaches `start`
+        touch(&n->child[i], sizeof(void*));
+        visit(n->child[i], level - 1, start, last, f);
+    }
+}
+
+}  // namespace immap::btree
