@@ -1,9 +1,10 @@
 #include "PlotLabelPlacer.h"
 
+#include <qcustomplot.h>
 #include <QLineF>
 #include <algorithm>
+#include <cmath>
 #include <limits>
-#include <qcustomplot.h>
 
 namespace immap::views {
 
@@ -26,10 +27,12 @@ PlotLabelPlacer::PlotLabelPlacer(QCustomPlot* plot) : QObject(plot), plot_(plot)
     connect(plot_, &QCustomPlot::afterLayout, this, &PlotLabelPlacer::place);
 }
 
-void PlotLabelPlacer::clear() { cards_.clear(); }
+void PlotLabelPlacer::clear() {
+    cards_.clear();
+}
 
 void PlotLabelPlacer::add(QCPItemText* card, std::vector<Place> places, QCPAxisRect* pane) {
-    cards_.push_back({card, std::move(places), pane});
+    cards_.push_back({card, std::move(places), pane, nullptr});
 }
 
 void PlotLabelPlacer::lead(QCPItemText* card, const QColor& colour) {
@@ -76,8 +79,8 @@ int PlotLabelPlacer::crossings(const QCustomPlot* plot, const QRectF& box) {
 }
 
 void PlotLabelPlacer::place() {
-    // Earlier cards keep their place; a later one pays heavily for covering them, or for
-    // leaving the pane it is clipped to.
+    // Earlier cards keep their place; a later one pays heavily for covering them, and most for
+    // leaving its pane (it would be cut off).
     std::vector<QRectF> taken;
     for (QCPLayoutElement* e : plot_->plotLayout()->elements(true))
         if (auto* legend = qobject_cast<QCPLegend*>(e); legend && legend->visible())
@@ -112,7 +115,7 @@ void PlotLabelPlacer::place() {
             t->setPositionAlignment(card.places[k].align);
             const QRectF box = boxOf(t);
             int cost = crossings(plot_, box);
-            if (!bounds.contains(box)) cost += 100;
+            if (!bounds.contains(box)) cost += 1000;  // cut off: worse than any overlap
             for (const QRectF& other : taken)
                 if (other.intersects(box)) cost += 100;
             for (const auto& [anchor, mark] : marks)
@@ -128,10 +131,12 @@ void PlotLabelPlacer::place() {
         t->setPositionAlignment(at.align);
         taken.push_back(boxOf(t));
         if (card.leader) {
-            card.leader->setVisible(bestAt >= 2);
-            card.leader->end->setParentAnchor(at.align & Qt::AlignBottom ? t->bottomRight
-                                              : at.align & Qt::AlignTop  ? t->topRight
-                                                                         : t->right);
+            card.leader->setVisible(std::abs(at.offset.y()) > 12);
+            const bool onRight = at.align & Qt::AlignRight;  // the card is left of its anchor
+            card.leader->end->setParentAnchor(
+                at.align & Qt::AlignBottom ? (onRight ? t->bottomRight : t->bottomLeft)
+                : at.align & Qt::AlignTop  ? (onRight ? t->topRight : t->topLeft)
+                                           : (onRight ? t->right : t->left));
         }
     }
 }

@@ -33,7 +33,7 @@ public:
     // `card`'s position must have a parent anchor (a ring or a mark on the curve); it stays
     // inside `pane` (its clip rect when null, else the whole plot) where it can.
     void add(QCPItemText* card, std::vector<Place> places, QCPAxisRect* pane = nullptr);
-    // From the third place on the card is away from its anchor: a thin line in `colour` then
+    // Away from its anchor (a place more than 12 px from it): a thin line in `colour` then
     // leads from the anchor to the card's nearest corner.
     void lead(QCPItemText* card, const QColor& colour);
     void place();

@@ -7,6 +7,7 @@
 #include "VendorClaims.h"
 
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QLocale>
 
 #include <qcustomplot.h>
@@ -397,7 +398,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
     // The proposal's claims, where they apply: the 384-CPU machine at 384 copies.
     claimsShown_ = pus == 384 && anySingle;
     if (claimsShown_)
-        maxS = std::max(maxS, VendorClaims::draw(plot_, speedRect_, pxFont(font(), 11)));
+        maxS = std::max(maxS, VendorClaims::draw(plot_, speedRect_, pxFont(font(), 11), placer_));
     speedRect_->axis(QCPAxis::atLeft)
         ->setScaleType(maxS > 20 ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
     if (maxS > 20) {
@@ -441,7 +442,7 @@ void ThroughputView::setCompact(bool on) {
     setRuns(runs_, machine_, pus_);
 }
 
-void ThroughputView::setMarks(const std::vector<std::pair<QString, unsigned>>& marks) {
+void ThroughputView::setMarks(const std::vector<Mark>& marks) {
     marks_ = marks;
     setRuns(runs_, machine_, pus_);
 }
@@ -454,39 +455,59 @@ QStringList ThroughputView::markTexts() const {
 }
 
 void ThroughputView::drawMarks() {
-    for (const auto& [policy, copies] : marks_) {
+    for (const Mark& m : marks_) {
+        // The walker-free curve (the lowest rate), or the one with the most walkers.
         const Curve* curve = nullptr;
         for (const Curve& c : curves_)
-            if (c.policy == policy && (!curve || c.walkersPerSecond < curve->walkersPerSecond))
+            if (c.policy == m.policy &&
+                (!curve || (m.walkers ? c.walkersPerSecond > curve->walkersPerSecond
+                                      : c.walkersPerSecond < curve->walkersPerSecond)))
                 curve = &c;
-        if (!curve) continue;
+        if (!curve || (m.walkers && curve->walkersPerSecond <= 0)) continue;
+        // On a walker curve the execs/s card also gives the walks' mean latency there.
+        QString walk;
+        if (curve->walkersPerSecond > 0)
+            for (const sim::SimResult* r : curve->runs)
+                if (r->copies == m.copies && r->walks > 0)
+                    walk = tr(", walk %1 µs")
+                               .arg(QLocale().toString(r->walkerLatencyMeanNs / 1e3, 'f', 1));
         // The figure as plotted (the seeds' mean), execs/s above its ring, the ratio below.
-        auto mark = [&, copies = copies](QCPGraph* g, const QString& unit, int decimals,
-                                         bool above) {
+        auto mark = [&](QCPGraph* g, const QString& unit, int decimals, bool above) {
             if (!g) return;
-            const auto it = g->data()->findBegin(copies, false);
-            if (it == g->data()->constEnd() || it->key != copies) return;
+            const auto it = g->data()->findBegin(m.copies, false);
+            if (it == g->data()->constEnd() || it->key != m.copies) return;
+            const QFont cardFont = pxFont(font(), 13, true);
             QCPItemText* card = PlotCard::figure(
-                plot_, g, copies, QLocale().toString(it->value, 'f', decimals) + unit,
-                pxFont(font(), 13, true), above);
+                plot_, g, m.copies, QLocale().toString(it->value, 'f', decimals) + unit, cardFont,
+                above);
+            const double cardHeight = QFontMetricsF(cardFont).height() + 2;  // with its padding
             markItems_.push_back(card);
-            // Its side first, then the other, then level with the ring, then a line further
-            // out: the card is opaque, so where it would cover another curve it moves.
-            const auto r = Qt::AlignRight;
+            // Left of the ring (quoted points are often the last ones, at the right edge): its
+            // side first, then the other, then level with the ring, then a line further out;
+            // then the same on the right (a point at the left edge). The card is opaque, so
+            // where it would cover another curve, or leave its pane, it moves.
             const double dy = above ? -10 : 10;
             const Qt::Alignment near = above ? Qt::AlignBottom : Qt::AlignTop;
             const Qt::Alignment far = above ? Qt::AlignTop : Qt::AlignBottom;
-            placer_->add(card,
-                         {{{-6, dy}, r | near},
-                          {{-6, -dy}, r | far},
-                          {{-14, 0}, r | Qt::AlignVCenter},
-                          {{-6, 3 * dy}, r | near},
-                          {{-6, -3 * dy}, r | far}},
-                         g->valueAxis()->axisRect());
+            std::vector<PlotLabelPlacer::Place> places;
+            for (const double side : {-1.0, 1.0}) {
+                const Qt::Alignment h = side < 0 ? Qt::AlignRight : Qt::AlignLeft;
+                places.insert(places.end(), {{{side * 6, dy}, h | near},
+                                             {{side * 6, -dy}, h | far},
+                                             {{side * 14, 0}, h | Qt::AlignVCenter}});
+                // Further out, a card's height at a time: two figures quoted at one point
+                // stack.
+                for (const double k : {1.0, 2.0, 3.0}) {
+                    const double out = std::abs(dy) + k * (cardHeight + 2);
+                    places.insert(places.end(), {{{side * 6, dy < 0 ? -out : out}, h | near},
+                                                 {{side * 6, dy < 0 ? out : -out}, h | far}});
+                }
+            }
+            placer_->add(card, places, g->valueAxis()->axisRect());
             placer_->lead(card, g->pen().color());
         };
-        mark(curve->throughput, tr(" execs/s"), 0, true);
-        if (policy != QLatin1String("single"))  // single over itself is 1 by definition
+        mark(curve->throughput, tr(" execs/s") + walk, 0, true);
+        if (m.policy != QLatin1String("single"))  // single over itself is 1 by definition
             mark(curve->speedup, QStringLiteral("x"), 2, false);
     }
 }

@@ -71,10 +71,16 @@ public:
     static QString curveName(const QString& policy, double walkersPerSecond);
     bool claimsShown() const { return claimsShown_; }
 
-    // Points a slide quotes (policy, copies): each is ringed on its walker-free curve (the
-    // lowest rate swept) with its figure written beside it, execs/s above and the speedup
-    // below. Kept across setRuns(); empty clears them.
-    void setMarks(const std::vector<std::pair<QString, unsigned>>& marks);
+    // Points a slide quotes: each is ringed on its walker-free curve (the lowest rate swept),
+    // or with `walkers` on its curve at the highest rate, with its figure written beside it:
+    // execs/s above (and on a walker curve the walks' mean latency), the speedup below. Kept
+    // across setRuns(); empty clears them.
+    struct Mark {
+        QString policy;
+        unsigned copies = 0;
+        bool walkers = false;
+    };
+    void setMarks(const std::vector<Mark>& marks);
     // The figures written, in mark order, both panes ("25,164 execs/s", "3.01x").
     QStringList markTexts() const;
 
@@ -114,7 +120,7 @@ private:
     std::vector<Measured> measuredPoints_;
     QString measuredLabel_;
     QString measuredNote_;
-    std::vector<std::pair<QString, unsigned>> marks_;
+    std::vector<Mark> marks_;
     std::vector<QCPItemText*> markItems_;
     PlotLabelPlacer* placer_;  // the figures' and claims' cards, out of the curves' way
     void drawMarks();

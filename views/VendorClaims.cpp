@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <algorithm>
 
+#include "PlotLabelPlacer.h"
 #include "ThroughputView.h"
 
 namespace immap::views {
@@ -23,7 +24,8 @@ constexpr double kCopies = 384;
 
 }  // namespace
 
-double VendorClaims::draw(QCustomPlot* plot, QCPAxisRect* pane, const QFont& font) {
+double VendorClaims::draw(QCustomPlot* plot, QCPAxisRect* pane, const QFont& font,
+                          PlotLabelPlacer* placer) {
     double most = 0;
     QCPAxis* x = pane->axis(QCPAxis::atBottom);
     QCPAxis* y = pane->axis(QCPAxis::atLeft);
@@ -47,14 +49,18 @@ double VendorClaims::draw(QCustomPlot* plot, QCPAxisRect* pane, const QFont& fon
         level->setPen(QPen(c, 1.2, Qt::DotLine));
         auto* text = new QCPItemText(plot);
         text->setClipAxisRect(pane);
-        text->position->setAxes(x, y);
-        text->position->setCoords(1, claim.speedup);
+        text->position->setParentAnchor(level->start);
         text->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
         text->setPadding(QMargins(2, 0, 2, 1));
         text->setText(QString::fromUtf8(claim.label) +
                       QCoreApplication::translate("VendorClaims", " at 384 copies (vendor claim)"));
         text->setColor(c.darker(120));
         text->setFont(font);
+        // Along its line, further right where a quoted figure at the first copy counts is.
+        std::vector<PlotLabelPlacer::Place> places;
+        for (const double dx : {0.0, 160.0, 320.0, 480.0})
+            places.push_back({{dx, 0}, Qt::AlignLeft | Qt::AlignBottom});
+        placer->add(text, places);
     }
     return most;
 }

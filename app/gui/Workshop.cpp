@@ -278,9 +278,9 @@ void Workshop::showBookmark(int index) {
     const session::ScenarioBookmark& b = scenario_.bookmarks[static_cast<std::size_t>(bookmark_)];
     if (!b.view.empty()) host_.setView(QString::fromStdString(b.view));
     // The figures its caption quotes, written on the plot (nothing when it quotes none).
-    std::vector<std::pair<QString, unsigned>> marks;
-    for (const auto& [policy, copies] : b.points)
-        marks.emplace_back(QString::fromStdString(policy), copies);
+    std::vector<views::ThroughputView::Mark> marks;
+    for (const session::ScenarioPoint& p : b.points)
+        marks.push_back({QString::fromStdString(p.policy), p.copies, p.walkers});
     throughput_.view()->setMarks(marks);
     // Its zoom on the trees; a slide without one shows them fitted, whatever the last one did.
     host_.showTreeZoom(b.zoom.value_or(1.0));

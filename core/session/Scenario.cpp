@@ -213,21 +213,25 @@ void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenar
         }
         if (o.contains("points")) {
             const qsizetype k = r.at().key("points", from);
-            const std::string form =
-                "\"points\"" + where + " must be a list of {\"policy\": NAME, \"copies\": N}";
+            const std::string form = "\"points\"" + where +
+                                     " must be a list of {\"policy\": NAME, \"copies\": N} "
+                                     "(and \"walkers\": true for the curve with walkers)";
             if (!o["points"].isArray()) r.fail(k, form);
             for (const QJsonValue& pv : o["points"].toArray()) {
                 const QJsonObject po = pv.toObject();
-                if (!pv.isObject() || !po["policy"].isString() || po.size() != 2 ||
-                    !po.contains("copies"))
+                const bool walkersKey = po.contains("walkers");
+                if (!pv.isObject() || !po["policy"].isString() ||
+                    po.size() != 2 + (walkersKey ? 1 : 0) || !po.contains("copies") ||
+                    (walkersKey && !po["walkers"].isBool()))
                     r.fail(k, form);
                 const std::string policy = po["policy"].toString().toStdString();
                 mapping::Policy parsed;
                 std::string why;
                 if (!mapping::Policy::parse(policy, parsed, why))
                     r.fail(k, "unknown policy \"" + policy + "\"" + where + ": " + why);
-                b.points.emplace_back(
-                    policy, static_cast<unsigned>(r.integer(po["copies"], "copies", k, 1, 1e6)));
+                b.points.push_back(
+                    {policy, static_cast<unsigned>(r.integer(po["copies"], "copies", k, 1, 1e6)),
+                     po["walkers"].toBool(false)});
             }
         }
         s.bookmarks.push_back(std::move(b));
@@ -425,9 +429,12 @@ std::string Scenario::toJson() const {
             }
             if (!b.points.empty()) {
                 QJsonArray pts;
-                for (const auto& [policy, copies] : b.points)
-                    pts.append(QJsonObject{{"policy", QString::fromStdString(policy)},
-                                           {"copies", static_cast<double>(copies)}});
+                for (const ScenarioPoint& p : b.points) {
+                    QJsonObject po{{"policy", QString::fromStdString(p.policy)},
+                                   {"copies", static_cast<double>(p.copies)}};
+                    if (p.walkers) po["walkers"] = true;
+                    pts.append(po);
+                }
                 m["points"] = pts;
             }
             a.append(m);

@@ -24,6 +24,16 @@ public:
     using io::InputError::InputError;
 };
 
+// A sweep point a slide's caption quotes: a policy at a copy count, on its walker-free curve or
+// (walkers) on its curve with the sweep's whole-file walkers, where the figure also gives the
+// walks' mean latency.
+struct ScenarioPoint {
+    std::string policy;
+    unsigned copies = 0;
+    bool walkers = false;
+    bool operator==(const ScenarioPoint&) const = default;
+};
+
 struct ScenarioBookmark {
     std::string caption;
     std::string view;                    // the tab to show ("" = stay)
@@ -31,9 +41,10 @@ struct ScenarioBookmark {
     std::optional<double> timeMs;        // or a simulated time
     // The docks the slide shows (Scenario::dockNames()); none when absent, in workshop mode.
     std::optional<std::vector<std::string>> docks;
-    // Sweep points the slide's caption quotes ({"policy": "single", "copies": 32}): the plot
-    // writes their figures beside them, so that what the caption says is on screen.
-    std::vector<std::pair<std::string, unsigned>> points;
+    // Sweep points the slide's caption quotes ({"policy": "single", "copies": 32}, and
+    // "walkers": true for the curve with walkers): the plot writes their figures beside them,
+    // so that what the caption says is on screen.
+    std::vector<ScenarioPoint> points;
     // The trees' magnification over fit-to-window, about each tree's root (1 to 64): a slide
     // on the top levels of a big tree. Absent: fitted.
     std::optional<double> zoom;

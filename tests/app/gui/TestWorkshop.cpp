@@ -485,23 +485,40 @@ private slots:
             writeFile(dir, "quote.json",
                       R"({"version": 1, "topology": "synthetic:package:1 numa:2 core:2 pu:1",
  "source": "synthetic:libc?processes=40&seed=1", "policies": ["single", "split-locks"],
- "copies": [1, 4], "durationMs": 5, "bands": 0, "walkersPerSecond": 0,
+ "copies": [1, 4], "durationMs": 5, "bands": 0, "walkersPerSecond": 5000,
  "bookmarks": [{"view": "throughput", "caption": "q",
                 "points": [{"policy": "split-locks", "copies": 4}]},
+               {"view": "throughput", "caption": "with walkers",
+                "points": [{"policy": "split-locks", "copies": 4, "walkers": true}]},
                {"view": "split", "caption": "none"}]})");
         QVERIFY(!path.isEmpty());
         gui::MainWindow w(false);
         w.setHeadless(false);
         QVERIFY(w.openScenario(path));
         QTRY_VERIFY_WITH_TIMEOUT(!w.session().sweepResults().empty(), 120000);
-        double rate = 0, single = 0;
-        for (const sim::SimResult& r : w.session().sweepResults())
-            if (r.copies == 4) (r.policy == "single" ? single : rate) = r.execsPerSecond;
-        QVERIFY(rate > 0 && single > 0);
-        const QStringList want = {QLocale().toString(rate, 'f', 0) + " execs/s",
-                                  QLocale().toString(rate / single, 'f', 2) + "x"};
-        QCOMPARE(w.throughputView()->markTexts(), want);
-        w.nextBookmark();  // a slide that quotes nothing clears them
+        // The sweep's own results at 4 copies, without walkers (0) and with (5000/s).
+        auto at = [&](const char* policy, double walkers) -> const sim::SimResult* {
+            for (const sim::SimResult& r : w.session().sweepResults())
+                if (r.copies == 4 && r.policy == policy && r.walkersPerSecond == walkers) return &r;
+            return nullptr;
+        };
+        for (double walkers : {0.0, 5000.0}) {
+            const sim::SimResult* locks = at("split-locks", walkers);
+            const sim::SimResult* single = at("single", walkers);
+            QVERIFY(locks && single && locks->execsPerSecond > 0 && single->execsPerSecond > 0);
+            QString execs = QLocale().toString(locks->execsPerSecond, 'f', 0) + " execs/s";
+            if (walkers > 0) {
+                QVERIFY(locks->walks > 0);
+                execs += ", walk " + QLocale().toString(locks->walkerLatencyMeanNs / 1e3, 'f', 1) +
+                         " µs";
+            }
+            const QStringList want = {
+                execs,
+                QLocale().toString(locks->execsPerSecond / single->execsPerSecond, 'f', 2) + "x"};
+            QCOMPARE(w.throughputView()->markTexts(), want);
+            w.nextBookmark();
+        }
+        // A slide that quotes nothing clears them.
         QVERIFY(w.throughputView()->markTexts().isEmpty());
     }
 

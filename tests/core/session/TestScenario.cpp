@@ -60,7 +60,7 @@ private slots:
         mark("third", "throughput").timeMs = 2.5;
         mark("fourth", "split").docks = std::vector<std::string>{"steps", "vmas"};
         mark("fifth", "split").docks = std::vector<std::string>{};
-        mark("sixth", "throughput").points = {{"single", 32}, {"split-locks", 384}};
+        mark("sixth", "throughput").points = {{"single", 32, false}, {"split-locks", 384, true}};
         mark("seventh", "split").zoom = 4.5;
         QTemporaryDir dir;
         const std::string path = dir.filePath("s.json").toStdString();
