@@ -1,6 +1,10 @@
 #include "PlotCard.h"
 
 #include <qcustomplot.h>
+#include <QFontMetricsF>
+#include <cmath>
+
+#include "PlotLabelPlacer.h"
 
 namespace immap::views {
 
@@ -35,7 +39,7 @@ QCPItemText* PlotCard::note(QCustomPlot* plot, QCPAxisRect* pane, QPointF ratio,
 }
 
 QCPItemText* PlotCard::figure(QCustomPlot* plot, QCPGraph* graph, double key, const QString& text,
-                              const QFont& font, bool above) {
+                              const QFont& font, bool above, PlotLabelPlacer* placer) {
     auto* ring = new QCPItemTracer(plot);
     ring->setGraph(graph);
     ring->setGraphKey(key);
@@ -50,6 +54,30 @@ QCPItemText* PlotCard::figure(QCustomPlot* plot, QCPGraph* graph, double key, co
     t->position->setCoords(-6, above ? -10 : 10);
     t->setPositionAlignment(Qt::AlignRight | (above ? Qt::AlignBottom : Qt::AlignTop));
     t->setPadding(QMargins(4, 1, 4, 1));
+    if (!placer) return t;
+    // Left of the ring (quoted points are often the last ones, at the right edge): its side
+    // first, then the other, then level with the ring, then a card's height further out at a
+    // time (two figures quoted at one point stack); then the same on the right (a point at the
+    // left edge). The card is opaque, so where it would cover another curve, or leave its pane,
+    // it moves, with a leader line back to the ring.
+    const double dy = above ? -10 : 10;
+    const double step = QFontMetricsF(font).height() + 4;  // a card with its padding, and a gap
+    const Qt::Alignment near = above ? Qt::AlignBottom : Qt::AlignTop;
+    const Qt::Alignment far = above ? Qt::AlignTop : Qt::AlignBottom;
+    std::vector<PlotLabelPlacer::Place> places;
+    for (const double side : {-1.0, 1.0}) {
+        const Qt::Alignment h = side < 0 ? Qt::AlignRight : Qt::AlignLeft;
+        places.insert(places.end(), {{{side * 6, dy}, h | near},
+                                     {{side * 6, -dy}, h | far},
+                                     {{side * 14, 0}, h | Qt::AlignVCenter}});
+        for (const double k : {1.0, 2.0, 3.0}) {
+            const double out = std::abs(dy) + k * step;
+            places.insert(places.end(), {{{side * 6, dy < 0 ? -out : out}, h | near},
+                                         {{side * 6, dy < 0 ? out : -out}, h | far}});
+        }
+    }
+    placer->add(t, places, graph->valueAxis()->axisRect());
+    placer->lead(t, graph->pen().color());
     return t;
 }
 

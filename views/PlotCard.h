@@ -15,15 +15,18 @@ class QCPItemText;
 
 namespace immap::views {
 
+class PlotLabelPlacer;
+
 class PlotCard {
 public:
     // At `ratio` of `pane` (0,0 its top-left), the card's `align` corner or edge there.
     static QCPItemText* note(QCustomPlot* plot, QCPAxisRect* pane, QPointF ratio,
                              Qt::Alignment align, const QString& text, const QFont& font,
                              const QColor& ink, const QColor& fill, const QColor& border);
-    // A ring on `graph` at `key`, and `text` left of it, above or below.
+    // A ring on `graph` at `key`, and `text` left of it, above or below; with a placer, moved
+    // (after each layout) where it covers no other curve, figure or mark.
     static QCPItemText* figure(QCustomPlot* plot, QCPGraph* graph, double key, const QString& text,
-                               const QFont& font, bool above);
+                               const QFont& font, bool above, PlotLabelPlacer* placer = nullptr);
 };
 
 }  // namespace immap::views

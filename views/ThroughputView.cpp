@@ -7,7 +7,6 @@
 #include "VendorClaims.h"
 
 #include <QFileInfo>
-#include <QFontMetricsF>
 #include <QLocale>
 
 #include <qcustomplot.h>
@@ -464,51 +463,40 @@ void ThroughputView::drawMarks() {
                                       : c.walkersPerSecond < curve->walkersPerSecond)))
                 curve = &c;
         if (!curve || (m.walkers && curve->walkersPerSecond <= 0)) continue;
-        // On a walker curve the execs/s card also gives the walks' mean latency there.
-        QString walk;
-        if (curve->walkersPerSecond > 0)
-            for (const sim::SimResult* r : curve->runs)
-                if (r->copies == m.copies && r->walks > 0)
-                    walk = tr(", walk %1 µs")
-                               .arg(QLocale().toString(r->walkerLatencyMeanNs / 1e3, 'f', 1));
+        // The cards give the point's 10-90% band over the parameter sets when the sweep drew
+        // them, and on a walker curve the walks' mean latency there.
+        const QLocale loc;
+        unsigned largest = 0;
+        for (const sim::SimResult& r : runs_)
+            largest = std::max(largest, r.copies);
+        QString execsExtra, ratioExtra;
+        for (const sim::SimResult* r : curve->runs) {
+            if (r->copies != m.copies) continue;
+            if (const sim::Band b = sim::Band::of(r->bandRates); b.valid)
+                execsExtra = QStringLiteral(" [%1-%2]")
+                                 .arg(loc.toString(b.p10, 'f', 0), loc.toString(b.p90, 'f', 0));
+            // (At the largest copy count the summary under the plot gives the ratio's band.)
+            if (const sim::Band b = sim::SweepRow::speedupBand(runs_, *r);
+                b.valid && m.copies != largest)
+                ratioExtra = QStringLiteral(" [%1-%2]")
+                                 .arg(loc.toString(b.p10, 'f', 2), loc.toString(b.p90, 'f', 2));
+            if (curve->walkersPerSecond > 0 && r->walks > 0)
+                execsExtra +=
+                    tr(", walk %1 µs").arg(loc.toString(r->walkerLatencyMeanNs / 1e3, 'f', 1));
+        }
         // The figure as plotted (the seeds' mean), execs/s above its ring, the ratio below.
         auto mark = [&](QCPGraph* g, const QString& unit, int decimals, bool above) {
             if (!g) return;
             const auto it = g->data()->findBegin(m.copies, false);
             if (it == g->data()->constEnd() || it->key != m.copies) return;
-            const QFont cardFont = pxFont(font(), 13, true);
             QCPItemText* card = PlotCard::figure(
-                plot_, g, m.copies, QLocale().toString(it->value, 'f', decimals) + unit, cardFont,
-                above);
-            const double cardHeight = QFontMetricsF(cardFont).height() + 2;  // with its padding
+                plot_, g, m.copies, QLocale().toString(it->value, 'f', decimals) + unit,
+                pxFont(font(), 13, true), above, placer_);
             markItems_.push_back(card);
-            // Left of the ring (quoted points are often the last ones, at the right edge): its
-            // side first, then the other, then level with the ring, then a line further out;
-            // then the same on the right (a point at the left edge). The card is opaque, so
-            // where it would cover another curve, or leave its pane, it moves.
-            const double dy = above ? -10 : 10;
-            const Qt::Alignment near = above ? Qt::AlignBottom : Qt::AlignTop;
-            const Qt::Alignment far = above ? Qt::AlignTop : Qt::AlignBottom;
-            std::vector<PlotLabelPlacer::Place> places;
-            for (const double side : {-1.0, 1.0}) {
-                const Qt::Alignment h = side < 0 ? Qt::AlignRight : Qt::AlignLeft;
-                places.insert(places.end(), {{{side * 6, dy}, h | near},
-                                             {{side * 6, -dy}, h | far},
-                                             {{side * 14, 0}, h | Qt::AlignVCenter}});
-                // Further out, a card's height at a time: two figures quoted at one point
-                // stack.
-                for (const double k : {1.0, 2.0, 3.0}) {
-                    const double out = std::abs(dy) + k * (cardHeight + 2);
-                    places.insert(places.end(), {{{side * 6, dy < 0 ? -out : out}, h | near},
-                                                 {{side * 6, dy < 0 ? out : -out}, h | far}});
-                }
-            }
-            placer_->add(card, places, g->valueAxis()->axisRect());
-            placer_->lead(card, g->pen().color());
         };
-        mark(curve->throughput, tr(" execs/s") + walk, 0, true);
+        mark(curve->throughput, tr(" execs/s") + execsExtra, 0, true);
         if (m.policy != QLatin1String("single"))  // single over itself is 1 by definition
-            mark(curve->speedup, QStringLiteral("x"), 2, false);
+            mark(curve->speedup, QStringLiteral("x") + ratioExtra, 2, false);
     }
 }
 
