@@ -87,7 +87,7 @@ private:
     int r0_ = std::numeric_limits<int>::max(), r1_ = -1;
 };
 
-enum class Place { Below, Right, Above };
+enum class Place { Below, Beside, Above };  // beside: left or right, as the layout chose
 
 // `beside`: the box a label beside the disc takes (TreeLayout::besideBox), which the layout
 // has checked covers no other node.
@@ -99,9 +99,9 @@ void drawLabel(QPainter& p, const QPointF& c, double r, const DrawNode& n, bool 
     const int w = std::max(fm.horizontalAdvance(a), fm.horizontalAdvance(b)) + 6;
     const int h = fm.height();
     // Beside: the layout's box starts at the disc on the right, or ends at it on the left.
-    const bool onLeft = place == Place::Right && beside.right() < c.x();
+    const bool onLeft = place == Place::Beside && beside.right() < c.x();
     const QRectF box =
-        place == Place::Right
+        place == Place::Beside
             ? QRectF(onLeft ? beside.right() - w : beside.left(), beside.top(), w, 2 * h + 2)
         : place == Place::Below ? QRectF(c.x() - w / 2.0, c.y() + r + 3, w, 2 * h + 2)
                                 : QRectF(c.x() - w / 2.0, c.y() - r - 5 - 2 * h, w, 2 * h + 2);
@@ -272,7 +272,7 @@ TreeAggregate TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLa
         if (!labelled && !(f & (kFlagFocus | kFlagFlash))) continue;
         const double r = std::max(l.radiusFor(i), 5.0);
         drawLabel(p, pos(i), r, tree.nodes[static_cast<std::size_t>(i)], f & kFlagFlash,
-                  d == TreeLayout::Detail::Label ? Place::Below : Place::Right,
+                  d == TreeLayout::Detail::Label ? Place::Below : Place::Beside,
                   l.besideBox(i).translated(pos(i) - l.center(i)));
     }
     if (decor.pending) {
