@@ -17,17 +17,12 @@ struct CacheLine {
     // CPU (position in the topology's PU order) that wrote it last, or that first read it
     // while nobody held it (it had it exclusive); -1: only in memory.
     std::int32_t writer = -1;
-    // The CPU that touched the line last and that CPU's touch count then: CacheModel's
-    // stand-in for "still in its L1" (-1: none).
-    std::int32_t lastCpu = -1;
-    std::uint64_t lastTouch = 0;
 
     // The line of a new VM area in a reused struct: in memory only, nobody holds it.
     void reset() {
         stale = slot != kNoSlot;
         shared = false;
         writer = -1;
-        lastCpu = -1;
     }
 };
 

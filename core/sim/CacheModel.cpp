@@ -6,14 +6,15 @@
 namespace immap::sim {
 
 CacheModel::CacheModel(std::vector<int> nodeOfCpu, const std::vector<std::vector<double>>* cost,
-                       double hitNs, double writeFraction, double l1HitNs, double l1Lines)
+                       double hitNs, double writeFraction, double l1HitNs, double l1Lines,
+                       double l1Ways)
     : node_(std::move(nodeOfCpu)),
       cost_(cost),
       hitNs_(hitNs),
       writeFraction_(writeFraction),
       l1HitNs_(l1HitNs),
-      l1Lines_(static_cast<std::uint64_t>(l1Lines)),
-      touches_(node_.size(), 0),
+      l1_(node_.size(), L1Cache(static_cast<std::uint32_t>(std::clamp(l1Lines, 1.0, 1e6)),
+                                static_cast<std::uint32_t>(std::clamp(l1Ways, 1.0, 255.0)))),
       words_(std::max<std::size_t>(1, (node_.size() + 63) / 64)) {}
 
 std::uint64_t* CacheModel::holders(CacheLine& line) {
@@ -29,6 +30,9 @@ std::uint64_t* CacheModel::holders(CacheLine& line) {
 
 bool CacheModel::holds(const CacheLine& line, int cpu) const {
     if (line.slot == CacheLine::kNoSlot || line.stale) return false;
+    // Only a write elsewhere takes a line from a CPU, and it makes that CPU the writer: the
+    // writer still holds it (no need to read its holder set).
+    if (line.writer == cpu) return true;
     return (bits_[line.slot * words_ + word(cpu)] & bit(cpu)) != 0;
 }
 
@@ -54,9 +58,7 @@ double CacheModel::fetch(const CacheLine& line, int cpu, int home) {
 double CacheModel::read(CacheLine& line, int cpu, int home) {
     if (holds(line, cpu)) {
         ++counters_.hits;
-        const bool inL1 = line.lastCpu == cpu &&
-                          touches_[static_cast<std::size_t>(cpu)] - line.lastTouch < l1Lines_;
-        touch(line, cpu);
+        const bool inL1 = touch(line, cpu);
         if (inL1) ++counters_.l1Hits;
         return inL1 ? l1HitNs_ : hitNs_;
     }

@@ -7,21 +7,22 @@
 // line's only holder is free beyond the read before it; otherwise it is an ownership upgrade
 // that invalidates every other holder, a fraction of a transfer.
 //
-// A hit costs `l1HitNs` when the reading CPU touched the line last and has made fewer than
-// `l1Lines` touches since (the line is still in its L1 data cache: a path re-read within an
-// update, or the same descent one hold later), else `hitNs` (its L2). Touches, not distinct
-// lines, are counted, so a line leaves the L1 a little early.
+// A hit costs `l1HitNs` when the line is still in the reading CPU's L1 data cache (L1Cache: a
+// set-associative LRU of `l1Lines` lines in sets of `l1Ways`; a path re-read within an update,
+// or the same descent one hold later), else `hitNs` (its L2).
 //
 // Granularity is the CPU (a hardware thread's private L1/L2; SMT siblings do not share). Only
 // a write elsewhere takes a line from a CPU: capacity evictions are not modelled. A per-CPU
 // 2-way LRU table of 4,096 lines, and one of 65,536, gave the same sweep within 0.3% on the
 // 12-node sample (docs/simulator.md), so the i_mmap lines a CPU uses fit its L2; the exec's
-// other work between holds counts against the L1 only (touchOthers).
+// other work between holds streams through the L1 only (touchOthers). A line another CPU's
+// write took away keeps its L1 way until it ages out (a real L1 frees it at once).
 
 #include <cstdint>
 #include <vector>
 
 #include "sim/CacheLine.h"
+#include "sim/L1Cache.h"
 
 namespace immap::sim {
 
@@ -37,7 +38,7 @@ public:
 
     // cost[a][b]: one transfer between nodes a and b; nodeOfCpu: each CPU position's node.
     CacheModel(std::vector<int> nodeOfCpu, const std::vector<std::vector<double>>* cost,
-               double hitNs, double writeFraction, double l1HitNs, double l1Lines);
+               double hitNs, double writeFraction, double l1HitNs, double l1Lines, double l1Ways);
 
     // The price in ns of CPU `cpu` reading `line`, homed on node `home`; it then holds it.
     double read(CacheLine& line, int cpu, int home);
@@ -49,7 +50,7 @@ public:
     void own(CacheLine& line, int cpu);
     // `cpu` touched `lines` other lines (unlocked work): they push the tree's lines out of its L1.
     void touchOthers(int cpu, std::uint64_t lines) {
-        touches_[static_cast<std::size_t>(cpu)] += lines;
+        l1_[static_cast<std::size_t>(cpu)].stream(lines);
     }
 
     const Counters& counters() const { return counters_; }
@@ -67,19 +68,17 @@ private:
 
     std::vector<int> node_;
     const std::vector<std::vector<double>>* cost_;
-    // `cpu` touches `line`: it is now the most recent line in cpu's L1.
-    void touch(CacheLine& line, int cpu) {
-        line.lastCpu = cpu;
-        line.lastTouch = ++touches_[static_cast<std::size_t>(cpu)];
+    // `cpu` touches `line` (which has a slot): was it in cpu's L1? It is now.
+    bool touch(const CacheLine& line, int cpu) {
+        return l1_[static_cast<std::size_t>(cpu)].touch(line.slot);
     }
 
     double hitNs_;
     double writeFraction_;
     double l1HitNs_;
-    std::uint64_t l1Lines_;
-    std::vector<std::uint64_t> touches_;  // per CPU
-    std::size_t words_;                   // 64-bit words per holder set
-    std::vector<std::uint64_t> bits_;     // holder sets, one per slot
+    std::vector<L1Cache> l1_;          // per CPU
+    std::size_t words_;                // 64-bit words per holder set
+    std::vector<std::uint64_t> bits_;  // holder sets, one per slot
     Counters counters_;
 };
 

@@ -48,21 +48,27 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "touch_cost_bench, a mix of L1 and L2 hits) was 3.0-5.5 ns on the 2-CPU VMs here "
          "(docs/measurements.md)."},
         {"cache_l1_hit_ns", "ns", &CostParams::cacheL1HitNs, 1.5, 0, 1e6, 0.8, 2,
-         "Reading a tree node whose line is still in this CPU's L1 data cache: this CPU touched "
-         "it last and has touched fewer than l1_lines lines since (a path re-read within one "
-         "update, or the same descent one hold later).",
+         "Reading a tree node whose line is still in this CPU's L1 data cache (l1_lines, "
+         "l1_ways: a path re-read within one update, or the same descent one hold later).",
          "An L1 load-to-use latency of 4-5 cycles (Intel's and AMD's optimization manuals: 5 "
          "on Golden Cove and later, 4 on Zen 4), 1.1-1.7 ns at 3-3.5 GHz; plausible range "
          "1-2 ns with the per-node compare and branch."},
         {"l1_lines", "lines", &CostParams::l1Lines, 512, 1, 1e6, 512, 768,
-         "Lines a CPU's L1 data cache keeps: a line stays an L1 hit for this many of the CPU's "
-         "touches after its last (counting touches, not distinct lines, evicts a little early).",
+         "Lines a CPU's L1 data cache keeps: a tree line is an L1 hit while fewer than l1_ways "
+         "distinct lines of its set (tree lines, or the unlocked work's) were touched since its "
+         "last touch (a set-associative LRU cache).",
          "32 KiB (Zen 2-5) to 48 KiB (Intel Ice Lake and later) of 64-byte lines: 512-768; hwloc "
          "gives a host's own (L1Cache cache_size)."},
+        {"l1_ways", "lines per set", &CostParams::l1Ways, 8, 1, 255, 8, 12,
+         "The L1 data cache's associativity: l1_lines / l1_ways sets, each an LRU list of this "
+         "many lines.",
+         "8-way on Zen 2-5 and Skylake (32 KiB), 12-way on Ice Lake and later (48 KiB): AMD's "
+         "and Intel's optimization manuals; lscpu -C or hwloc's L1Cache cache_associativity "
+         "gives a host's own."},
         {"work_lines_per_us", "lines per µs", &CostParams::workLinesPerUs, 10, 0, 1e4, 1, 100,
          "Cache lines the unlocked work between holds touches per µs of it (page faults "
-         "zeroing and filling pages, the loader's relocations): each counts as a touch of "
-         "the CPU's L1, so after enough work a tree node's line is an L2 hit, not an L1 hit.",
+         "zeroing and filling pages, the loader's relocations): each streams through the "
+         "CPU's L1, so after enough work a tree node's line is an L2 hit, not an L1 hit.",
          "perf stat -e page-faults -r 50 /bin/true on this host: 50 page faults per exec of a "
          "small dynamic binary; at about 64 lines (one 4 KiB page) each, over the 300 µs one "
          "exec takes here (docs/measurements.md), about 10 lines per µs. A lower bound: the "

@@ -28,6 +28,7 @@ struct CostParams {
     double walkerTrylock = 0.9;
     double cacheL1HitNs = 1.5;
     double l1Lines = 512;
+    double l1Ways = 8;
     double workLinesPerUs = 10;
     // Shared lines an exec touches besides i_mmap (SharedLines.h); 0 lines turns one off.
     double pcpuLockLines = 10;

@@ -77,7 +77,7 @@ void Simulator::Impl::setUp() {
     for (unsigned os : puOrder)
         cpuNode.push_back(nodeOfCpu(os));
     cache = std::make_unique<CacheModel>(std::move(cpuNode), &memCost, p.cacheHitNs,
-                                         p.writeFraction, p.cacheL1HitNs, p.l1Lines);
+                                         p.writeFraction, p.cacheL1HitNs, p.l1Lines, p.l1Ways);
     pricer.cache = cache.get();
 
     // The other hardware threads of each PU's core (SMT).

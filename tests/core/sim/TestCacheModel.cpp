@@ -15,9 +15,10 @@ namespace {
 
 const std::vector<std::vector<double>> kCost = {{50, 120}, {120, 50}};
 
-// Every hit an L2 hit (5 ns) unless a test says otherwise: an L1 as costly as the L2.
+// Every hit an L2 hit (5 ns) unless a test says otherwise: an L1 as costly as the L2. The L1
+// is one set of l1Lines ways (fully associative), so the tests can count its LRU order.
 CacheModel model(double l1HitNs = 5, double l1Lines = 512) {
-    return CacheModel({0, 0, 1}, &kCost, 5, 0.5, l1HitNs, l1Lines);
+    return CacheModel({0, 0, 1}, &kCost, 5, 0.5, l1HitNs, l1Lines, l1Lines);
 }
 
 }  // namespace
@@ -26,28 +27,36 @@ class TestCacheModel : public QObject {
     Q_OBJECT
 
 private slots:
-    // L1 hits: a line this CPU touched last, within its last l1Lines touches, costs the L1's
-    // price; one more touch of other lines in between and it costs the L2's; another CPU's
-    // touch in between takes the L1 credit away (only the last toucher keeps it).
-    void l1HitsNeedTheLastTouchWithinTheL1sLines() {
+    // L1 hits: a line is in this CPU's L1 while fewer than l1Lines distinct lines of its set
+    // were touched since; then it costs the L2's price. Another CPU's read leaves it in this
+    // L1 (the line is shared); another CPU's write takes it (the next read is a transfer).
+    void l1HitsNeedTheLineStillInTheL1() {
         CacheModel c = model(1, 4);
         std::vector<CacheLine> lines(6);
         QCOMPARE(c.read(lines[0], 0, 0), 50.0);  // memory, then in the L1
-        QCOMPARE(c.read(lines[0], 0, 0), 1.0);   // touched last: 0 touches since
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);
         for (int i = 1; i <= 3; ++i)
             c.read(lines[static_cast<std::size_t>(i)], 0, 0);
-        QCOMPARE(c.read(lines[0], 0, 0), 1.0);  // 3 touches since: still within 4
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);   // 3 distinct lines since: still within 4
+        for (int round = 0; round < 5; ++round)  // 15 touches, 3 distinct lines: still in
+            for (int i = 1; i <= 3; ++i)
+                QCOMPARE(c.read(lines[static_cast<std::size_t>(i)], 0, 0), 1.0);
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);
         for (int i = 1; i <= 4; ++i)
             c.read(lines[static_cast<std::size_t>(i)], 0, 0);
-        QCOMPARE(c.read(lines[0], 0, 0), 5.0);   // 4 touches since: out of the L1, an L2 hit
-        QCOMPARE(c.read(lines[0], 0, 0), 1.0);   // and back in
-        QCOMPARE(c.read(lines[0], 1, 0), 50.0);  // CPU 1: a transfer from CPU 0's cache
-        QCOMPARE(c.read(lines[0], 0, 0), 5.0);   // CPU 1 touched it last: CPU 0's L2
-        QCOMPARE(c.counters().l1Hits, std::uint64_t{6});  // lines 1-3 re-read in time too
+        QCOMPARE(c.read(lines[0], 0, 0), 5.0);    // 4 distinct since: out of the L1, an L2 hit
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);    // and back in
+        QCOMPARE(c.read(lines[0], 1, 0), 50.0);   // CPU 1: a transfer from CPU 0's cache
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);    // CPU 0 still has it: a read shares it
+        QCOMPARE(c.write(lines[0], 1, 0), 25.0);  // CPU 1's upgrade invalidates CPU 0's copy
+        QCOMPARE(c.read(lines[0], 0, 0), 50.0);   // from CPU 1's cache
+        QCOMPARE(c.read(lines[0], 0, 0), 1.0);
+        // L1 hits: 6 of line 0, 15 of lines 1-3 in the rounds and 3 after them.
+        QCOMPARE(c.counters().l1Hits, std::uint64_t{24});
     }
 
-    // Unlocked work's lines (touchOthers) count against the L1 like tree lines: the tree's
-    // line leaves it after l1Lines of them, and only the working CPU's L1 is affected.
+    // Unlocked work's lines (touchOthers) pass through the L1 like tree lines: the tree's line
+    // leaves it after l1Lines of them, and only the working CPU's L1 is affected.
     void unlockedWorkPushesLinesOutOfTheL1() {
         CacheModel c = model(1, 4);
         std::vector<CacheLine> lines(2);
@@ -128,7 +137,7 @@ private slots:
     void manyCpus() {
         std::vector<int> nodes(200, 0);
         nodes[150] = 1;
-        CacheModel c(nodes, &kCost, 5, 0.5, 5, 512);
+        CacheModel c(nodes, &kCost, 5, 0.5, 5, 512, 8);
         CacheLine l;
         QCOMPARE(c.read(l, 150, 0), 120.0);
         QCOMPARE(c.read(l, 3, 0), 120.0);  // from CPU 150 (the first reader had it exclusive)
