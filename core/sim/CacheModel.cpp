@@ -74,6 +74,12 @@ double CacheModel::read(CacheLine& line, int cpu, int home) {
 }
 
 double CacheModel::write(CacheLine& line, int cpu, int home) {
+    // The line's only holder writes it again (its last writer, nobody read it since): nothing
+    // changes but the L1's order.
+    if (line.writer == cpu && !line.shared && !line.stale && line.slot != CacheLine::kNoSlot) {
+        touch(line, cpu);
+        return 0;
+    }
     double ns = 0;
     if (!holds(line, cpu)) {
         // A write to a line not held: one read-for-ownership brings it and invalidates the rest.

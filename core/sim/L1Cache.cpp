@@ -18,26 +18,32 @@ std::uint32_t L1Cache::setOf(std::uint32_t key) const {
 }
 
 bool L1Cache::touchSet(std::uint32_t key) {
-    if (way_.empty()) {
-        const std::size_t n = static_cast<std::size_t>(sets_) * ways_;
+    if (newest_.empty()) {
+        const Way empty{kEmpty, 0u - ways_};
+        newest_.assign(sets_, empty);
         constexpr std::size_t kPerLine = 64 / sizeof(Way);
-        way_.assign(n + kPerLine, Way{kEmpty, 0u - ways_});
+        way_.assign(static_cast<std::size_t>(sets_) * ways_ + kPerLine, empty);
         base_ =
             (kPerLine - (reinterpret_cast<std::uintptr_t>(way_.data()) / sizeof(Way)) % kPerLine) %
             kPerLine;
     }
     const std::uint32_t s = setOf(key);
-    Way* w = set(s);
+    Way& top = newest_[s];
     const auto now = static_cast<std::uint32_t>(streamedInto(s, streamed_));
-    // The newest way of its set, and alive: a re-read of a path's line (the common case).
-    if (w[0].key == key && static_cast<std::uint32_t>(now - w[0].seen) < ways_) {
-        w[0].seen = now;
+    // The way at rank i has i newer tree lines and the streamed lines since its touch above it;
+    // ranks and ages both grow down the set, so the first way out of it ends the search, and a
+    // way once out stays out. The newest way out: the whole set is out (the unlocked work
+    // emptied it), and the line takes its place without reading the older ways.
+    if (static_cast<std::uint32_t>(now - top.seen) >= ways_) {
+        top = {key, now};
+        return false;
+    }
+    if (top.key == key) {  // a re-read of the set's newest line
+        top.seen = now;
         return true;
     }
-    // The way at rank i has i newer tree lines and the streamed lines since its touch above it;
-    // ranks and arrivals both grow down the set, so the first way out of it ends the search,
-    // and a way once out stays out.
-    std::uint32_t at = 0;
+    Way* w = older(s);
+    std::uint32_t at = 1;
     bool hit = false;
     for (; at < ways_ && std::uint64_t{at} + static_cast<std::uint32_t>(now - w[at].seen) < ways_;
          ++at)
@@ -45,11 +51,13 @@ bool L1Cache::touchSet(std::uint32_t key) {
             hit = true;
             break;
         }
-    // A hit moves its way to the top; a miss takes the oldest live way's place (or the first
-    // dead one's) and pushes the newer ones down.
-    for (std::uint32_t i = hit ? at : std::min(at, ways_ - 1); i > 0; --i)
+    // A hit leaves rank `at`; a miss takes the first way out (or the oldest): the ways above
+    // move down one, the newest becomes rank 1, and the line the newest.
+    const std::uint32_t last = hit ? at : std::min(at, ways_ - 1);
+    for (std::uint32_t i = last; i > 1; --i)
         w[i] = w[i - 1];
-    w[0] = {key, now};
+    if (last >= 1) w[1] = top;
+    top = {key, now};
     return hit;
 }
 

@@ -9,8 +9,10 @@
 // slot per streamed line. Keys are the simulator's line slots (deterministic, not addresses);
 // a key's set is a hash of it, as a physical address's set bits are to software.
 //
-// A way is 8 bytes, so an 8-way set is one host cache line: the simulator's own cost per touch
-// is one line, not two. Arrival counts are 32-bit and compared modulo 2^32, exact while a set
+// Each set's newest way is kept apart, 8 bytes a set (512 B for 64 sets): most touches are
+// answered there (a re-read of the set's newest line, or a set the unlocked work has emptied),
+// so the simulator's 384 caches mostly stay in the host's L2; the older ways, 8 bytes each, are
+// read only for the rest. Arrival counts are 32-bit and compared modulo 2^32, exact while a set
 // sees fewer than 2^32 streamed lines between two touches of a line (at the largest
 // work_lines_per_us, 10,000 lines per µs into one set, 0.4 simulated seconds; the default
 // spreads 10 per µs over 64 sets).
@@ -54,7 +56,10 @@ private:
         std::uint32_t key;
         std::uint32_t seen;  // streamed lines its set had seen when it was touched last
     };
-    Way* set(std::uint32_t s) { return way_.data() + base_ + static_cast<std::size_t>(s) * ways_; }
+    // The set's older ways: ranks 1 to ways_ - 1 are [1] to [ways_ - 1] ([0] is unused).
+    Way* older(std::uint32_t s) {
+        return way_.data() + base_ + static_cast<std::size_t>(s) * ways_;
+    }
 
     std::uint32_t ways_;
     std::uint32_t sets_;
@@ -63,8 +68,10 @@ private:
     // The last touch (touch's shortcut).
     std::uint32_t lastKey_ = kEmpty;
     std::uint64_t lastStreamed_ = 0;
-    // sets_ x ways_ from way_[base_] (64-byte aligned), newest first in each set; allocated on
-    // first touch. An empty way is dead: its key matches nothing and its age is ways_.
+    // Allocated on first touch. An empty way is dead: its key matches nothing and its age is
+    // at least ways_.
+    std::vector<Way> newest_;  // rank 0 of each set
+    // sets_ x ways_ from way_[base_] (64-byte aligned): each set's older ways, newest first.
     std::vector<Way> way_;
     std::size_t base_ = 0;
 };
