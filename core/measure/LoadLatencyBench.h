@@ -19,6 +19,8 @@ class LoadLatencyBench {
 public:
     // loads: chased loads per pass (20,000,000 for a steady figure).
     static LoadLatencyResult run(std::size_t loads);
+
+private:
     // One buffer size's latency per load.
     static double chase(std::size_t bytes, std::size_t loads);
 };

@@ -76,7 +76,7 @@ double CacheModel::read(CacheLine& line, int cpu, int home) {
 double CacheModel::write(CacheLine& line, int cpu, int home) {
     // The line's only holder writes it again (its last writer, nobody read it since): nothing
     // changes but the L1's order.
-    if (line.writer == cpu && !line.shared && !line.stale && line.slot != CacheLine::kNoSlot) {
+    if (line.writer == cpu && !line.shared && !line.stale) {  // a writer has a slot
         touch(line, cpu);
         return 0;
     }

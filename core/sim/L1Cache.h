@@ -42,13 +42,13 @@ public:
     std::uint32_t sets() const { return sets_; }
     std::uint32_t ways() const { return ways_; }
     std::uint32_t setOf(std::uint32_t key) const;
+
+private:
     // Streamed lines that landed in set `set` among the first `total` streamed.
     std::uint64_t streamedInto(std::uint32_t set, std::uint64_t total) const {
         const std::uint64_t rounds = shift_ >= 0 ? total >> shift_ : total / sets_;
         return rounds + (total - rounds * sets_ > set ? 1 : 0);
     }
-
-private:
     bool touchSet(std::uint32_t key);
 
     static constexpr std::uint32_t kEmpty = 0xffffffffu;  // CacheLine::kNoSlot: never a key
