@@ -44,10 +44,15 @@ void IntervalBTree::destroy(void* node, int level) {
 // cost a page fault per few splits.
 Leaf* IntervalBTree::newLeaf() {
     ++leaves_;
-    if (spareLeaves_.empty()) return new Leaf;
+    if (spareLeaves_.empty()) {
+        auto* l = new Leaf;
+        if (observer_) observer_->created(l, sizeof(Leaf));
+        return l;
+    }
     Leaf* l = spareLeaves_.back();
     spareLeaves_.pop_back();
     *l = Leaf{};
+    if (observer_) observer_->created(l, sizeof(Leaf));
     return l;
 }
 Inner* IntervalBTree::newInner(bool leaves) {
@@ -61,6 +66,7 @@ Inner* IntervalBTree::newInner(bool leaves) {
         *n = Inner{};
     }
     n->leaves = leaves;
+    if (observer_) observer_->created(n, sizeof(Inner));
     return n;
 }
 void IntervalBTree::free(Leaf* l) {
@@ -74,7 +80,7 @@ void IntervalBTree::free(Inner* n) {
 
 void IntervalBTree::moved(Item* item, Leaf* to) {
     item->leaf_ = to;
-    if (counter_) counter_->backPointer(item);
+    if (observer_) observer_->backPointer(item);
 }
 
 int IntervalBTree::slotOf(const Inner* parent, const void* child) {
@@ -89,21 +95,24 @@ Index IntervalBTree::maxOf(void* node, bool leaf) const {
     Index m = 0;
     if (leaf) {
         auto* l = static_cast<Leaf*>(node);
-        touch(l->last, sizeof(Index) * static_cast<std::size_t>(l->count));
+        rd(l->last, sizeof(Index) * static_cast<std::size_t>(l->count));
         for (int i = 0; i < l->count; ++i)
             m = std::max(m, l->last[i]);
+        if (l->max != m) wr(l, 64);
         l->max = m;
     } else {
         auto* n = static_cast<Inner*>(node);
-        touch(n->maxLast, sizeof(Index) * static_cast<std::size_t>(n->count));
+        rd(n->maxLast, sizeof(Index) * static_cast<std::size_t>(n->count));
         for (int i = 0; i < n->count; ++i)
             m = std::max(m, n->maxLast[i]);
+        if (n->max != m) wr(n, 64);
         n->max = m;
     }
     return m;
 }
 
 void IntervalBTree::insert(Item* item) {
+    if (observer_) observer_->readItem(item);
     if (!root_) {
         Leaf* l = newLeaf();
         root_ = l;
@@ -116,17 +125,17 @@ void IntervalBTree::insert(Item* item) {
     void* node = root_;
     for (int level = height_; level > 1; --level) {
         auto* n = static_cast<Inner*>(node);
-        touch(n, 64);
-        touch(n->sep, sizeof(Index) * static_cast<std::size_t>(n->count));
+        rd(n, 64);
+        rd(n->sep, sizeof(Index) * static_cast<std::size_t>(n->count));
         int i = n->count - 1;
         while (i > 0 && n->sep[i] > item->start)
             --i;
-        touch(&n->child[i], sizeof(void*));
+        rd(&n->child[i], sizeof(void*));
         node = n->child[i];
     }
     auto* l = static_cast<Leaf*>(node);
-    touch(l, 64);
-    touch(l->start, sizeof(Index) * static_cast<std::size_t>(l->count));
+    rd(l, 64);
+    rd(l->start, sizeof(Index) * static_cast<std::size_t>(l->count));
     const int pos =
         static_cast<int>(std::upper_bound(l->start, l->start + l->count, item->start) - l->start);
     insertAt(l, pos, item);
@@ -134,9 +143,13 @@ void IntervalBTree::insert(Item* item) {
 
 bool IntervalBTree::insertAfter(Item* item, Item* prev) {
     if (!prev->leaf_ || item->start != prev->start) return false;
+    if (observer_) {
+        observer_->readItem(item);
+        observer_->readItem(prev);
+    }
     Leaf* l = prev->leaf_;
-    touch(l, 64);
-    touch(l->item, sizeof(Item*) * static_cast<std::size_t>(l->count));
+    rd(l, 64);
+    rd(l->item, sizeof(Item*) * static_cast<std::size_t>(l->count));
     int pos = 0;
     while (l->item[pos] != prev)
         ++pos;
@@ -153,18 +166,27 @@ void IntervalBTree::insertAt(Leaf* l, int pos, Item* item) {
         Leaf* r = newLeaf();
         const int half = std::clamp(pos, kMinFill, kFanout - kMinFill);
         r->count = kFanout - half;
-        std::memcpy(r->start, l->start + half, sizeof(Index) * static_cast<std::size_t>(r->count));
-        std::memcpy(r->last, l->last + half, sizeof(Index) * static_cast<std::size_t>(r->count));
-        std::memcpy(r->item, l->item + half, sizeof(Item*) * static_cast<std::size_t>(r->count));
-        touch(r, sizeof(Leaf));
+        const auto moving = static_cast<std::size_t>(r->count);
+        rd(l->start + half, sizeof(Index) * moving);
+        rd(l->last + half, sizeof(Index) * moving);
+        rd(l->item + half, sizeof(Item*) * moving);
+        std::memcpy(r->start, l->start + half, sizeof(Index) * moving);
+        std::memcpy(r->last, l->last + half, sizeof(Index) * moving);
+        std::memcpy(r->item, l->item + half, sizeof(Item*) * moving);
+        wr(r, sizeof(Leaf));
         for (int i = 0; i < r->count; ++i)
             moved(r->item[i], r);
         l->count = half;
+        wr(l, 64);
         Leaf* into = l;
         if (pos > half) {
             into = r;
             pos -= half;
         }
+        const auto shifted = static_cast<std::size_t>(into->count - pos + 1);
+        wr(into->start + pos, sizeof(Index) * shifted);
+        wr(into->last + pos, sizeof(Index) * shifted);
+        wr(into->item + pos, sizeof(Item*) * shifted);
         openAt(into->start, into->count, pos);
         openAt(into->last, into->count, pos);
         openAt(into->item, into->count, pos);
@@ -173,19 +195,17 @@ void IntervalBTree::insertAt(Leaf* l, int pos, Item* item) {
         into->item[pos] = item;
         ++into->count;
         moved(item, into);
-        touch(l->start, sizeof(Index) * kFanout);
-        touch(l->last, sizeof(Index) * kFanout);
-        touch(l->item, sizeof(Item*) * kFanout);
         link(l->parent, l, r, r->start[0], true);
         // The split nodes' max-last are exact now, the levels above them not yet: raise all
         // the way (covered levels cannot be skipped here: the split's top may be under them).
         raise(into, item->last, false);
         return;
     }
-    touch(l, 64);
-    touch(l->start + pos, sizeof(Index) * static_cast<std::size_t>(l->count - pos + 1));
-    touch(l->last + pos, sizeof(Index) * static_cast<std::size_t>(l->count - pos + 1));
-    touch(l->item + pos, sizeof(Item*) * static_cast<std::size_t>(l->count - pos + 1));
+    wr(l, 64);
+    const auto shifted = static_cast<std::size_t>(l->count - pos + 1);
+    wr(l->start + pos, sizeof(Index) * shifted);
+    wr(l->last + pos, sizeof(Index) * shifted);
+    wr(l->item + pos, sizeof(Item*) * shifted);
     openAt(l->start, l->count, pos);
     openAt(l->last, l->count, pos);
     openAt(l->item, l->count, pos);
@@ -203,7 +223,7 @@ void IntervalBTree::link(Inner* parent, void* left, void* right, Index sep, bool
             static_cast<Leaf*>(node)->parent = p;
         else
             static_cast<Inner*>(node)->parent = p;
-        touch(node, 64);
+        wr(node, 64);
     };
     if (!parent) {
         // The root split: a new root over both halves.
@@ -215,38 +235,46 @@ void IntervalBTree::link(Inner* parent, void* left, void* right, Index sep, bool
         root->maxLast[0] = maxOf(left, leaves);
         root->maxLast[1] = maxOf(right, leaves);
         root->max = std::max(root->maxLast[0], root->maxLast[1]);
-        touch(root, sizeof(Inner));
+        wr(root, sizeof(Inner));
         setParent(left, root);
         setParent(right, root);
         root_ = root;
         ++height_;
         return;
     }
-    touch(parent, 64);
-    touch(parent->child, sizeof(void*) * static_cast<std::size_t>(parent->count));
+    rd(parent, 64);
+    rd(parent->child, sizeof(void*) * static_cast<std::size_t>(parent->count));
     int at = slotOf(parent, left) + 1;
     if (parent->count == kFanout) {
         // Split the parent too, then put `right` into the half `at` falls in.
         Inner* pr = newInner(leaves);
         const int half = kFanout / 2;
         pr->count = kFanout - half;
+        const auto moving = static_cast<std::size_t>(pr->count);
+        rd(parent->sep + half, sizeof(Index) * moving);
+        rd(parent->maxLast + half, sizeof(Index) * moving);
+        rd(parent->child + half, sizeof(void*) * moving);
         std::memcpy(pr->sep, parent->sep + half,
                     sizeof(Index) * static_cast<std::size_t>(pr->count));
         std::memcpy(pr->maxLast, parent->maxLast + half,
                     sizeof(Index) * static_cast<std::size_t>(pr->count));
         std::memcpy(pr->child, parent->child + half,
                     sizeof(void*) * static_cast<std::size_t>(pr->count));
-        touch(pr, sizeof(Inner));
-        touch(parent, sizeof(Inner));
+        wr(pr, sizeof(Inner));
         for (int i = 0; i < pr->count; ++i)
             setParent(pr->child[i], pr);
         parent->count = half;
+        wr(parent, 64);
         const Index prSep = pr->sep[0];  // the bound of the moved first child
         Inner* into = parent;
         if (at > half) {
             into = pr;
             at -= half;
         }
+        const auto shifted = static_cast<std::size_t>(into->count - at + 1);
+        wr(into->sep + at, sizeof(Index) * shifted);
+        wr(into->maxLast + at - 1, sizeof(Index) * (shifted + 1));
+        wr(into->child + at, sizeof(void*) * shifted);
         openAt(into->sep, into->count, at);
         openAt(into->maxLast, into->count, at);
         openAt(into->child, into->count, at);
@@ -260,12 +288,14 @@ void IntervalBTree::link(Inner* parent, void* left, void* right, Index sep, bool
         link(parent->parent, parent, pr, prSep, false);
         return;
     }
+    const auto shifted = static_cast<std::size_t>(parent->count - at + 1);
+    wr(parent, 64);
+    wr(parent->sep + at, sizeof(Index) * shifted);
+    wr(parent->maxLast + at - 1, sizeof(Index) * (shifted + 1));
+    wr(parent->child + at, sizeof(void*) * shifted);
     openAt(parent->sep, parent->count, at);
     openAt(parent->maxLast, parent->count, at);
     openAt(parent->child, parent->count, at);
-    touch(parent->sep + at, sizeof(Index) * static_cast<std::size_t>(parent->count - at + 1));
-    touch(parent->maxLast + at - 1,
-          sizeof(Index) * static_cast<std::size_t>(parent->count - at + 2));
     parent->sep[at] = sep;
     parent->child[at] = right;
     ++parent->count;
@@ -278,18 +308,27 @@ void IntervalBTree::raise(Leaf* leaf, Index last, bool stopWhenCovered) {
     // The item's last into every max on the way up. Where a node's max already covers it, so
     // do all above it (unless a split has just rewritten the levels below): stop there, read
     // from the header, without reading the parent.
-    touch(leaf, 64);
+    rd(leaf, 64);
     if (stopWhenCovered && leaf->max >= last) return;
-    leaf->max = std::max(leaf->max, last);
+    if (leaf->max < last) {
+        leaf->max = last;
+        wr(leaf, 64);
+    }
     void* child = leaf;
     for (Inner* p = leaf->parent; p; child = p, p = p->parent) {
-        touch(p, 64);
-        touch(p->child, sizeof(void*) * static_cast<std::size_t>(p->count));
+        rd(p, 64);
+        rd(p->child, sizeof(void*) * static_cast<std::size_t>(p->count));
         const int i = slotOf(p, child);
-        touch(&p->maxLast[i], sizeof(Index));
-        p->maxLast[i] = std::max(p->maxLast[i], last);
+        rd(&p->maxLast[i], sizeof(Index));
+        if (p->maxLast[i] < last) {
+            p->maxLast[i] = last;
+            wr(&p->maxLast[i], sizeof(Index));
+        }
         if (stopWhenCovered && p->max >= last) return;
-        p->max = std::max(p->max, last);
+        if (p->max < last) {
+            p->max = last;
+            wr(p, 64);
+        }
     }
 }
 
@@ -302,10 +341,10 @@ void IntervalBTree::refresh(Leaf* leaf, Index removedLast) {
     if (m == removedLast) return;
     void* node = leaf;
     for (Inner* p = leaf->parent; p; node = p, p = p->parent) {
-        touch(p, 64);
-        touch(p->child, sizeof(void*) * static_cast<std::size_t>(p->count));
+        rd(p, 64);
+        rd(p->child, sizeof(void*) * static_cast<std::size_t>(p->count));
         const int i = slotOf(p, node);
-        touch(&p->maxLast[i], sizeof(Index));
+        wr(&p->maxLast[i], sizeof(Index));
         p->maxLast[i] = m;
         if (removedLast < p->max) return;
         const Index pm = maxOf(p, false);
@@ -317,19 +356,24 @@ void IntervalBTree::refresh(Leaf* leaf, Index removedLast) {
 void IntervalBTree::remove(Item* item) {
     Leaf* l = item->leaf_;
     assert(l);
-    touch(item, sizeof(Item));
-    touch(l, 64);
-    touch(l->item, sizeof(Item*) * static_cast<std::size_t>(l->count));
+    if (observer_) observer_->readItem(item);
+    rd(l, 64);
+    rd(l->item, sizeof(Item*) * static_cast<std::size_t>(l->count));
     int pos = 0;
     while (l->item[pos] != item)
         ++pos;
-    touch(l->start + pos, sizeof(Index) * static_cast<std::size_t>(l->count - pos));
-    touch(l->last + pos, sizeof(Index) * static_cast<std::size_t>(l->count - pos));
+    const auto shifted = static_cast<std::size_t>(l->count - pos);
+    wr(l, 64);
+    wr(l->start + pos, sizeof(Index) * shifted);
+    wr(l->last + pos, sizeof(Index) * shifted);
+    wr(l->item + pos, sizeof(Item*) * shifted);
     closeAt(l->start, l->count, pos);
     closeAt(l->last, l->count, pos);
     closeAt(l->item, l->count, pos);
     --l->count;
     --size_;
+    // Not reported: clearing the pointer is this index's hygiene; the kernel's erase leaves
+    // the leaving VMA's links as they are.
     item->leaf_ = nullptr;
     if (l == root_ && l->count == 0) {
         free(l);
@@ -343,13 +387,19 @@ void IntervalBTree::remove(Item* item) {
 
 void IntervalBTree::rebalance(Leaf* l) {
     Inner* p = l->parent;
-    touch(p, 64);
+    rd(p, 64);
+    rd(p->child, sizeof(void*) * static_cast<std::size_t>(p->count));
     const int i = slotOf(p, l);
     Leaf* left = i > 0 ? p->leaf(i - 1) : nullptr;
     Leaf* right = i + 1 < p->count ? p->leaf(i + 1) : nullptr;
+    if (right) rd(right, 64);
     if (right && right->count > kMinFill) {
         // Borrow right's first: its new first start bounds it from below.
-        touch(right, sizeof(Leaf));
+        wr(right, sizeof(Leaf));  // every entry shifts down one
+        wr(l, 64);
+        wr(&l->start[l->count], sizeof(Index));
+        wr(&l->last[l->count], sizeof(Index));
+        wr(&l->item[l->count], sizeof(Item*));
         l->start[l->count] = right->start[0];
         l->last[l->count] = right->last[0];
         l->item[l->count] = right->item[0];
@@ -359,14 +409,21 @@ void IntervalBTree::rebalance(Leaf* l) {
         closeAt(right->last, right->count, 0);
         closeAt(right->item, right->count, 0);
         --right->count;
+        wr(&p->sep[i + 1], sizeof(Index));
+        wr(&p->maxLast[i], 2 * sizeof(Index));
         p->sep[i + 1] = right->start[0];
         p->maxLast[i] = maxOf(l, true);
         p->maxLast[i + 1] = maxOf(right, true);
         return;
     }
+    if (left) rd(left, 64);
     if (left && left->count > kMinFill) {
         // Borrow left's last: it is now this leaf's lower bound.
-        touch(left, sizeof(Leaf));
+        wr(left, 64);
+        rd(&left->start[left->count - 1], sizeof(Index));
+        rd(&left->last[left->count - 1], sizeof(Index));
+        rd(&left->item[left->count - 1], sizeof(Item*));
+        wr(l, sizeof(Leaf));  // every entry shifts up one
         openAt(l->start, l->count, 0);
         openAt(l->last, l->count, 0);
         openAt(l->item, l->count, 0);
@@ -376,6 +433,8 @@ void IntervalBTree::rebalance(Leaf* l) {
         l->item[0] = left->item[left->count];
         moved(l->item[0], l);
         ++l->count;
+        wr(&p->sep[i], sizeof(Index));
+        wr(&p->maxLast[i - 1], 2 * sizeof(Index));
         p->sep[i] = l->start[0];
         p->maxLast[i - 1] = maxOf(left, true);
         p->maxLast[i] = maxOf(l, true);
@@ -385,21 +444,37 @@ void IntervalBTree::rebalance(Leaf* l) {
     Leaf* a = left ? left : l;
     Leaf* b = left ? l : right;
     const int bi = left ? i : i + 1;
-    touch(a, sizeof(Leaf));
-    touch(b, sizeof(Leaf));
-    std::memcpy(a->start + a->count, b->start, sizeof(Index) * static_cast<std::size_t>(b->count));
-    std::memcpy(a->last + a->count, b->last, sizeof(Index) * static_cast<std::size_t>(b->count));
-    std::memcpy(a->item + a->count, b->item, sizeof(Item*) * static_cast<std::size_t>(b->count));
+    const auto moving = static_cast<std::size_t>(b->count);
+    rd(b->start, sizeof(Index) * moving);
+    rd(b->last, sizeof(Index) * moving);
+    rd(b->item, sizeof(Item*) * moving);
+    wr(a, 64);
+    wr(a->start + a->count, sizeof(Index) * moving);
+    wr(a->last + a->count, sizeof(Index) * moving);
+    wr(a->item + a->count, sizeof(Item*) * moving);
+    std::memcpy(a->start + a->count, b->start, sizeof(Index) * moving);
+    std::memcpy(a->last + a->count, b->last, sizeof(Index) * moving);
+    std::memcpy(a->item + a->count, b->item, sizeof(Item*) * moving);
     for (int k = 0; k < b->count; ++k)
         moved(b->item[k], a);
     a->count += b->count;
+    unlinkChild(p, bi);
+    p->maxLast[bi - 1] = maxOf(a, true);
+    free(b);
+    rebalance(p);
+}
+
+// Closes child slot `bi` of `p` (a merged-away node), with the writes it makes.
+void IntervalBTree::unlinkChild(Inner* p, int bi) {
+    const auto shifted = static_cast<std::size_t>(p->count - bi);
+    wr(p, 64);
+    wr(p->sep + bi, sizeof(Index) * shifted);
+    wr(p->maxLast + bi - 1, sizeof(Index) * (shifted + 1));
+    wr(p->child + bi, sizeof(void*) * shifted);
     closeAt(p->sep, p->count, bi);
     closeAt(p->maxLast, p->count, bi);
     closeAt(p->child, p->count, bi);
     --p->count;
-    p->maxLast[bi - 1] = maxOf(a, true);
-    free(b);
-    rebalance(p);
 }
 
 void IntervalBTree::rebalance(Inner* n) {
@@ -411,6 +486,7 @@ void IntervalBTree::rebalance(Inner* n) {
                 static_cast<Leaf*>(only)->parent = nullptr;
             else
                 static_cast<Inner*>(only)->parent = nullptr;
+            wr(only, 64);
             free(n);
             root_ = only;
             --height_;
@@ -419,7 +495,8 @@ void IntervalBTree::rebalance(Inner* n) {
     }
     if (n->count >= kMinFill) return;
     Inner* p = n->parent;
-    touch(p, 64);
+    rd(p, 64);
+    rd(p->child, sizeof(void*) * static_cast<std::size_t>(p->count));
     const int i = slotOf(p, n);
     Inner* left = i > 0 ? p->inner(i - 1) : nullptr;
     Inner* right = i + 1 < p->count ? p->inner(i + 1) : nullptr;
@@ -428,16 +505,23 @@ void IntervalBTree::rebalance(Inner* n) {
             static_cast<Leaf*>(child)->parent = by;
         else
             static_cast<Inner*>(child)->parent = by;
-        touch(child, 64);
+        wr(child, 64);
     };
+    if (right) rd(right, 64);
     if (right && right->count > kMinFill) {
         // Right's first child moves to this node's end; its bound was right's own.
-        touch(right, sizeof(Inner));
+        wr(right, sizeof(Inner));  // every entry shifts down one
+        wr(n, 64);
+        wr(&n->sep[n->count], sizeof(Index));
+        wr(&n->maxLast[n->count], sizeof(Index));
+        wr(&n->child[n->count], sizeof(void*));
         n->sep[n->count] = p->sep[i + 1];
         n->maxLast[n->count] = right->maxLast[0];
         n->child[n->count] = right->child[0];
         adopt(n->child[n->count], n);
         ++n->count;
+        wr(&p->sep[i + 1], sizeof(Index));
+        wr(&p->maxLast[i], 2 * sizeof(Index));
         p->sep[i + 1] = right->sep[1];
         closeAt(right->sep, right->count, 0);
         closeAt(right->maxLast, right->count, 0);
@@ -447,9 +531,14 @@ void IntervalBTree::rebalance(Inner* n) {
         p->maxLast[i + 1] = maxOf(right, false);
         return;
     }
+    if (left) rd(left, 64);
     if (left && left->count > kMinFill) {
         // Left's last child moves to this node's front and bounds it.
-        touch(left, sizeof(Inner));
+        wr(left, 64);
+        rd(&left->sep[left->count - 1], sizeof(Index));
+        rd(&left->maxLast[left->count - 1], sizeof(Index));
+        rd(&left->child[left->count - 1], sizeof(void*));
+        wr(n, sizeof(Inner));  // every entry shifts up one
         openAt(n->sep, n->count, 0);
         openAt(n->maxLast, n->count, 0);
         openAt(n->child, n->count, 0);
@@ -459,6 +548,8 @@ void IntervalBTree::rebalance(Inner* n) {
         n->child[0] = left->child[left->count];
         adopt(n->child[0], n);
         ++n->count;
+        wr(&p->sep[i], sizeof(Index));
+        wr(&p->maxLast[i - 1], 2 * sizeof(Index));
         p->sep[i] = left->sep[left->count];
         p->maxLast[i - 1] = maxOf(left, false);
         p->maxLast[i] = maxOf(n, false);
@@ -467,20 +558,22 @@ void IntervalBTree::rebalance(Inner* n) {
     Inner* a = left ? left : n;
     Inner* b = left ? n : right;
     const int bi = left ? i : i + 1;
-    touch(a, sizeof(Inner));
-    touch(b, sizeof(Inner));
+    const auto moving = static_cast<std::size_t>(b->count);
+    rd(b->sep, sizeof(Index) * moving);
+    rd(b->maxLast, sizeof(Index) * moving);
+    rd(b->child, sizeof(void*) * moving);
+    wr(a, 64);
+    wr(a->sep + a->count, sizeof(Index) * moving);
+    wr(a->maxLast + a->count, sizeof(Index) * moving);
+    wr(a->child + a->count, sizeof(void*) * moving);
     b->sep[0] = p->sep[bi];  // b's first child keeps b's bound
-    std::memcpy(a->sep + a->count, b->sep, sizeof(Index) * static_cast<std::size_t>(b->count));
-    std::memcpy(a->maxLast + a->count, b->maxLast,
-                sizeof(Index) * static_cast<std::size_t>(b->count));
-    std::memcpy(a->child + a->count, b->child, sizeof(void*) * static_cast<std::size_t>(b->count));
+    std::memcpy(a->sep + a->count, b->sep, sizeof(Index) * moving);
+    std::memcpy(a->maxLast + a->count, b->maxLast, sizeof(Index) * moving);
+    std::memcpy(a->child + a->count, b->child, sizeof(void*) * moving);
     for (int k = 0; k < b->count; ++k)
         adopt(b->child[k], a);
     a->count += b->count;
-    closeAt(p->sep, p->count, bi);
-    closeAt(p->maxLast, p->count, bi);
-    closeAt(p->child, p->count, bi);
-    --p->count;
+    unlinkChild(p, bi);
     p->maxLast[bi - 1] = maxOf(a, false);
     free(b);
     rebalance(p);

@@ -16,7 +16,7 @@
 #include "Inner.h"
 #include "Item.h"
 #include "Leaf.h"
-#include "LineCounter.h"
+#include "TouchObserver.h"
 
 namespace immap::btree {
 
@@ -57,17 +57,22 @@ public:
     std::size_t innerCount() const { return inners_; }
     std::size_t bytes() const { return leaves_ * sizeof(Leaf) + inners_ * sizeof(Inner); }
 
-    // When set, every following operation reports the lines it touches (LineCounter.h).
-    void setCounter(LineCounter* counter) { counter_ = counter; }
+    // When set, every following operation reports what it reads and writes (TouchObserver.h:
+    // LineCounter counts the lines, the simulator prices them).
+    void setObserver(TouchObserver* observer) { observer_ = observer; }
 
 private:
     friend class BTreeChecker;
 
     template <class F>
     void visit(const void* node, int level, Index start, Index last, F& f) const;
-    void touch(const void* p, std::size_t bytes) const {
-        if (counter_) [[unlikely]]
-            counter_->touch(p, bytes);
+    void rd(const void* p, std::size_t bytes) const {
+        if (observer_) [[unlikely]]
+            observer_->read(p, bytes);
+    }
+    void wr(const void* p, std::size_t bytes) const {
+        if (observer_) [[unlikely]]
+            observer_->write(p, bytes);
     }
     void moved(Item* item, Leaf* to);
 
@@ -78,6 +83,7 @@ private:
     void refresh(Leaf* leaf, Index removedLast);               // exact max-last up, after a remove
     void rebalance(Leaf* leaf);
     void rebalance(Inner* node);
+    void unlinkChild(Inner* parent, int slot);
     static int slotOf(const Inner* parent, const void* child);
     Index maxOf(void* node, bool leaf) const;
     Leaf* newLeaf();
@@ -91,35 +97,40 @@ private:
     std::size_t size_ = 0;
     std::size_t leaves_ = 0;
     std::size_t inners_ = 0;
-    LineCounter* counter_ = nullptr;
+    TouchObserver* observer_ = nullptr;
     std::vector<Leaf*> spareLeaves_;  // freed nodes, reused before new ones
     std::vector<Inner*> spareInners_;
 };
 
 template <class F>
 void IntervalBTree::visit(const void* node, int level, Index start, Index last, F& f) const {
+    // A scan reports each key line as it enters it (kPerLine keys): its loads of one line are
+    // that line's traffic once.
+    constexpr int kPerLine = 64 / sizeof(Index);
     if (level == 1) {
         const auto* l = static_cast<const Leaf*>(node);
-        touch(l, 64);
+        rd(l, 64);
+        int itemLine = -1;  // the line of item pointers last reported
         for (int i = 0; i < l->count; ++i) {
-            touch(&l->start[i], sizeof(Index));
+            if (i % kPerLine == 0) rd(&l->start[i], sizeof(Index));
             if (l->start[i] > last) return;  // every later start is larger
-            touch(&l->last[i], sizeof(Index));
+            if (i % kPerLine == 0) rd(&l->last[i], sizeof(Index));
             if (l->last[i] >= start) {
-                touch(&l->item[i], sizeof(Item*));
+                if (i / kPerLine != itemLine) rd(&l->item[i], sizeof(Item*));
+                itemLine = i / kPerLine;
                 f(l->item[i]);
             }
         }
         return;
     }
     const auto* n = static_cast<const Inner*>(node);
-    touch(n, 64);
+    rd(n, 64);
     for (int i = 0; i < n->count; ++i) {
-        touch(&n->sep[i], sizeof(Index));
+        if (i % kPerLine == 0) rd(&n->sep[i], sizeof(Index));
         if (i > 0 && n->sep[i] > last) return;  // child i and later start after `last`
-        touch(&n->maxLast[i], sizeof(Index));
+        if (i % kPerLine == 0) rd(&n->maxLast[i], sizeof(Index));
         if (n->maxLast[i] < start) continue;  // nothing in it reaches `start`
-        touch(&n->child[i], sizeof(void*));
+        rd(&n->child[i], sizeof(void*));
         visit(n->child[i], level - 1, start, last, f);
     }
 }

@@ -7,19 +7,25 @@
 #include <cstdint>
 #include <vector>
 
+#include "TouchObserver.h"
+
 namespace immap::btree {
 
-class LineCounter {
+class LineCounter final : public TouchObserver {
 public:
+    void read(const void* p, std::size_t bytes) override { touch(p, bytes); }
+    void write(const void* p, std::size_t bytes) override { touch(p, bytes); }
+    void readItem(const Item* item) override { touch(item, sizeof(Item)); }
+    void backPointer(const Item* item) override {
+        ++backPointers_;
+        touch(item, sizeof(void*));
+    }
+
     void touch(const void* p, std::size_t bytes) {
         const auto a = reinterpret_cast<std::uintptr_t>(p) >> 6;
         const auto b = (reinterpret_cast<std::uintptr_t>(p) + (bytes ? bytes - 1 : 0)) >> 6;
         for (auto line = a; line <= b; ++line)
             lines_.push_back(line);
-    }
-    void backPointer(const void* item) {
-        ++backPointers_;
-        touch(item, sizeof(void*));
     }
     std::size_t lines() const {
         std::sort(lines_.begin(), lines_.end());

@@ -198,7 +198,7 @@ Lines bLines(std::vector<FakeVma>& vmas, const Workload& w, std::size_t sample,
         s.insert(op);
     bytes = s.tree->bytes();
     btree::LineCounter c;
-    s.tree->setCounter(&c);
+    s.tree->setObserver(&c);
     Lines out;
     std::size_t ins = 0, rem = 0, moved = 0;
     for (std::size_t i = 0; i < std::min(sample, w.churn.size()); ++i) {
@@ -213,7 +213,7 @@ Lines bLines(std::vector<FakeVma>& vmas, const Workload& w, std::size_t sample,
         s.query(p);
         out.query += static_cast<double>(c.lines());
     }
-    s.tree->setCounter(nullptr);
+    s.tree->setObserver(nullptr);
     out.insert /= static_cast<double>(std::max<std::size_t>(ins, 1));
     out.remove /= static_cast<double>(std::max<std::size_t>(rem, 1));
     out.query /= static_cast<double>(std::max<std::size_t>(w.pages.size(), 1));

@@ -29,11 +29,11 @@ private slots:
         }
         QCOMPARE(t.height(), 1);
         LineCounter c;
-        t.setCounter(&c);
+        t.setObserver(&c);
         BItem& extra = items.emplace_back();
         extra.start = extra.last = 100;  // goes last: into the right half
         t.insert(&extra);
-        t.setCounter(nullptr);
+        t.setObserver(nullptr);
         QCOMPARE(t.height(), 2);
         QCOMPARE(t.leafCount(), std::size_t{2});
         // 4 moved + the new item's own pointer.
@@ -53,9 +53,9 @@ private slots:
         }
         QCOMPARE(t.height(), 2);
         LineCounter c;
-        t.setCounter(&c);
+        t.setObserver(&c);
         const auto hits = t.overlapping(500, 500);
-        t.setCounter(nullptr);
+        t.setObserver(nullptr);
         QCOMPARE(hits.size(), std::size_t{1});
         QCOMPARE(hits[0]->start, Index{500});
         // Root: header + up to 2 lines of each array it scans; one leaf the same.
