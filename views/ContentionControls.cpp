@@ -17,7 +17,8 @@ namespace {
 QComboBox* policyBox(QWidget* parent, const QString& current) {
     auto* c = new QComboBox(parent);
     c->setEditable(true);  // sharded:K takes any K
-    c->addItems({"single", "split-trees", "split-locks", "sharded:32", "sharded:64", "no-rmap"});
+    c->addItems({"single", "split-trees", "split-locks", "sharded:32", "sharded:64", "no-rmap",
+                 "btree", "btree+split-locks"});
     c->setCurrentText(current);
     return c;
 }

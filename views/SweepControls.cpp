@@ -18,7 +18,8 @@ SweepControls::SweepControls(QWidget* parent) : QWidget(parent) {
     row->setContentsMargins(6, 4, 6, 4);
     policies_ = new QLineEdit(QStringLiteral("single,split-trees,split-locks"), this);
     policies_->setToolTip(
-        tr("Comma-separated: single, split-trees, split-locks, sharded:K, no-rmap"));
+        tr("Comma-separated: single, split-trees, split-locks, sharded:K, no-rmap; btree (the "
+           "B-tree index) and btree+ before any other (btree+split-locks)"));
     copies_ = new QLineEdit(this);
     copies_->setToolTip(tr("Comma-separated copy counts (execl -c N)"));
     duration_ = new QSpinBox(this);

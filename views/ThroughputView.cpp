@@ -50,6 +50,9 @@ QColor ThroughputView::policyColor(const QString& policy) {
     if (policy == "split-locks") return QColor(0xd6, 0x27, 0x28);
     if (policy.startsWith("sharded")) return QColor(0x2c, 0xa0, 0x2c);
     if (policy == "no-rmap") return QColor(0xff, 0x7f, 0x0e);
+    // The B-tree index: brown alone, pink with split-locks.
+    if (policy == "btree+split-locks") return QColor(0xe3, 0x77, 0xc2);
+    if (policy.startsWith("btree")) return QColor(0x8c, 0x56, 0x4b);
     return QColor(0x94, 0x67, 0xbd);
 }
 

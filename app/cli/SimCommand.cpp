@@ -201,7 +201,8 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
                   << r.walks + r.walksSkipped << "\n";
     std::cout << "  memory added per inode: " << r.memoryPerInodeBytes << " bytes\n"
               << "  " << fmt(static_cast<double>(r.lockHolds)) << " lock holds, "
-              << fmt(r.nodesPerTreeOp, 1) << " nodes touched per tree op\n";
+              << fmt(r.nodesPerTreeOp, 1)
+              << " lines read per tree op (rbtree nodes, or B-tree node lines and VMAs)\n";
 }
 
 }  // namespace
@@ -209,8 +210,10 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
 int simulateCommand(const QStringList& args) {
     CliCommand p("simulate", "Simulate N execl copies contending on the i_mmap locks.");
     addCommonOptions(p);
-    p.addOption(
-        {"policy", "single, split-trees, split-locks, sharded:K or no-rmap.", "P", "single"});
+    p.addOption({"policy",
+                 "single, split-trees, split-locks, sharded:K or no-rmap; btree (the B-tree index, "
+                 "docs/btree.md), or btree+ before any of the others (btree+split-locks).",
+                 "P", "single"});
     p.addOption({"copies", "Number of execl copies.", "N", "1"});
     p.addOption({"json", "Print the result as JSON."});
     p.addOption(

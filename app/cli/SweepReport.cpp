@@ -31,7 +31,12 @@ std::string SweepReport::table(const std::vector<sim::SimResult>& runs) {
     std::ostringstream out;
     // One line per point; the walker columns say which slice of the grid it is in (a speedup is
     // over single at the same rate).
-    out << "policy          copies   walks/s    execs/s  seeds' range         "
+    // The policy column fits the longest name ("btree+split-locks").
+    int width = 14;
+    for (const sim::SimResult& r : runs)
+        width = std::max(width, static_cast<int>(r.policy.size()));
+    out << std::string("policy").append(static_cast<std::size_t>(width) - 6, ' ')
+        << "  copies   walks/s    execs/s  seeds' range         "
         << (banded ? "band 10-90%           vs single  band           " : "  vs single")
         << "  busiest lock  execs/copy  VMAs/walk  walk mean  gave up\n";
     for (const sim::SimResult& r : runs) {
@@ -73,7 +78,7 @@ std::string SweepReport::table(const std::vector<sim::SimResult>& runs) {
         }
         char line[320];
         std::snprintf(line, sizeof line,
-                      "%-14s %7u %9s %10.0f  %-20s %s %13.3f %11llu  %9s  %-9s  %s\n",
+                      "%-*s %7u %9s %10.0f  %-20s %s %13.3f %11llu  %9s  %-9s  %s\n", width,
                       r.policy.c_str(), r.copies, fmt(r.walkersPerSecond).c_str(), r.execsPerSecond,
                       range.c_str(), bandCols.c_str(), sim::Sweep::maxUtilisation(r),
                       static_cast<unsigned long long>(r.execsPerCopyMin), found.c_str(),

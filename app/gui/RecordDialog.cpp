@@ -19,7 +19,8 @@ RecordDialog::RecordDialog(const QStringList& policies, const RecordRequest& def
     policy_->setObjectName(QStringLiteral("policy"));
     policy_->setEditable(true);  // sharded:K takes any K
     QStringList items = policies;
-    for (const char* known : {"single", "split-trees", "split-locks", "sharded:32", "no-rmap"})
+    for (const char* known : {"single", "split-trees", "split-locks", "sharded:32", "no-rmap",
+                              "btree", "btree+split-locks"})
         if (!items.contains(QString::fromLatin1(known))) items << QString::fromLatin1(known);
     policy_->addItems(items);
     policy_->setCurrentText(defaults.policy.isEmpty() ? items.first() : defaults.policy);

@@ -6,6 +6,22 @@ namespace immap::mapping {
 
 bool Policy::parse(std::string_view text, Policy& out, std::string& error) {
     out = Policy{};
+    if (text == "btree") {
+        out.structure = Structure::BTree;
+        return true;
+    }
+    if (text.substr(0, 6) == "btree+") {
+        const std::string_view rest = text.substr(6);
+        if (rest == "single" || rest.substr(0, 5) == "btree") {
+            error = "'" + std::string(text.substr(0, 40)) +
+                    "': the B-tree with one tree and lock is 'btree'; 'btree+' goes before "
+                    "split-trees, split-locks, sharded:K or no-rmap";
+            return false;
+        }
+        if (!parse(rest, out, error)) return false;
+        out.structure = Structure::BTree;
+        return true;
+    }
     if (text == "single") return true;
     if (text == "split-trees") {
         out.kind = Kind::SplitTrees;
@@ -33,11 +49,18 @@ bool Policy::parse(std::string_view text, Policy& out, std::string& error) {
         return false;
     }
     error = "unknown policy '" + std::string(text.substr(0, 40)) +
-            "' (expected single, split-trees, split-locks, sharded:K or no-rmap)";
+            "' (expected single, split-trees, split-locks, sharded:K or no-rmap, or btree, "
+            "or btree+ before one of the others)";
     return false;
 }
 
 std::string Policy::name() const {
+    if (structure == Structure::BTree) {
+        if (kind == Kind::Single) return "btree";
+        Policy rb = *this;
+        rb.structure = Structure::RbTree;
+        return "btree+" + rb.name();
+    }
     switch (kind) {
         case Kind::Single:
             return "single";

@@ -18,11 +18,19 @@ struct Policy {
         // marked files' VMAs: reclaim, migration and memory-failure of their pages are lost.
         NoRmap,
     };
+    // What each tree is: the kernel's augmented rbtree, or the B+tree interval index the
+    // split's review suggested (core/btree; issue 20). Placement and locking are the kind's.
+    enum class Structure {
+        RbTree,
+        BTree,
+    };
     Kind kind = Kind::Single;
     unsigned cpusPerShard = 0;  // K, for Sharded
+    Structure structure = Structure::RbTree;
 
-    // "single", "split-trees", "split-locks", "sharded:K", "no-rmap". Returns false with the
-    // reason.
+    // "single", "split-trees", "split-locks", "sharded:K", "no-rmap"; "btree" (single's one
+    // tree and lock, as a B-tree) and "btree+" before any other ("btree+split-locks").
+    // Returns false with the reason.
     static bool parse(std::string_view text, Policy& out, std::string& error);
     std::string name() const;
 

@@ -4,17 +4,6 @@
 
 namespace immap::sim {
 
-void applyTreeOp(const TreeOp& op, itree::IntervalTree& tree, AddressSpace& as) {
-    if (op.kind == TreeOp::Insert) {
-        op.vma->start = op.start;
-        op.vma->last = op.last;
-        tree.insert(op.vma);
-    } else {
-        tree.remove(op.vma);
-        if (op.release) as.recycle(op.vma);
-    }
-}
-
 SimVma* AddressSpace::allocate(std::int32_t file) {
     SimVma* v;
     if (!free_.empty()) {

@@ -82,14 +82,11 @@ struct BatchRule {
 
 class AddressSpace;
 
-// Carries out one planned operation on the VMA's tree: an insert first gives the VMA its new
-// interval; a final removal hands the VMA back to its address space for reuse.
-void applyTreeOp(const TreeOp& op, itree::IntervalTree& tree, AddressSpace& as);
-
 class AddressSpace {
 public:
     // `owner` is stamped on every VMA; `home` and `treeOf(file)` decide where they live.
     AddressSpace(std::int32_t owner, std::int32_t home) : owner_(owner), home_(home) {}
+    std::int32_t home() const { return home_; }
     AddressSpace(const AddressSpace&) = delete;
     AddressSpace& operator=(const AddressSpace&) = delete;
     AddressSpace(AddressSpace&&) = default;
@@ -172,5 +169,20 @@ private:
     std::vector<SimVma*> free_;
     std::uint32_t* nextId_ = nullptr;
 };
+
+// Carries out one planned operation on the VMA's tree (an itree::IntervalTree, or the
+// simulator's FileTree): an insert first gives the VMA its new interval; a final removal hands
+// the VMA back to its address space for reuse.
+template <class Tree>
+void applyTreeOp(const TreeOp& op, Tree& tree, AddressSpace& as) {
+    if (op.kind == TreeOp::Insert) {
+        op.vma->start = op.start;
+        op.vma->last = op.last;
+        tree.insert(op.vma);
+    } else {
+        tree.remove(op.vma);
+        if (op.release) as.recycle(op.vma);
+    }
+}
 
 }  // namespace immap::sim

@@ -54,6 +54,8 @@ public:
     }
 
     const Counters& counters() const { return counters_; }
+    // The NUMA node (logical) of CPU position `cpu`.
+    int nodeOf(int cpu) const { return node_[static_cast<std::size_t>(cpu)]; }
 
 private:
     // The first word of `line`'s holder set, giving it a slot or clearing a reused one.

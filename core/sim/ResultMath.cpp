@@ -4,6 +4,8 @@
 #include <cmath>
 #include <unordered_map>
 
+#include "sim/FileTree.h"
+
 namespace immap::sim {
 
 double execsPerSecond(const std::vector<CopyExecs>& copies, Time from, Time at) {
@@ -109,9 +111,11 @@ int treeHeight(const itree::IntervalTree& tree) {
     return height;
 }
 
-FileResult summarizeFile(const std::string& name,
-                         const std::vector<std::unique_ptr<itree::IntervalTree>>& trees,
-                         std::uint64_t inserts, std::uint64_t removes) {
+namespace {
+
+template <class Tree, class Height>
+FileResult summarize(const std::string& name, const std::vector<std::unique_ptr<Tree>>& trees,
+                     std::uint64_t inserts, std::uint64_t removes, Height height) {
     FileResult fr;
     fr.name = name;
     fr.trees = static_cast<unsigned>(trees.size());
@@ -119,9 +123,24 @@ FileResult summarizeFile(const std::string& name,
     fr.removes = removes;
     for (const auto& t : trees) {
         fr.finalVmas += t->size();
-        fr.heights.push_back(treeHeight(*t));
+        fr.heights.push_back(height(*t));
     }
     return fr;
+}
+
+}  // namespace
+
+FileResult summarizeFile(const std::string& name,
+                         const std::vector<std::unique_ptr<itree::IntervalTree>>& trees,
+                         std::uint64_t inserts, std::uint64_t removes) {
+    return summarize(name, trees, inserts, removes,
+                     [](const itree::IntervalTree& t) { return treeHeight(t); });
+}
+
+FileResult summarizeFile(const std::string& name,
+                         const std::vector<std::unique_ptr<FileTree>>& trees, std::uint64_t inserts,
+                         std::uint64_t removes) {
+    return summarize(name, trees, inserts, removes, [](const FileTree& t) { return t.height(); });
 }
 
 }  // namespace immap::sim

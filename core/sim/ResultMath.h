@@ -88,5 +88,9 @@ int treeHeight(const itree::IntervalTree& tree);
 FileResult summarizeFile(const std::string& name,
                          const std::vector<std::unique_ptr<itree::IntervalTree>>& trees,
                          std::uint64_t inserts, std::uint64_t removes);
+class FileTree;
+FileResult summarizeFile(const std::string& name,
+                         const std::vector<std::unique_ptr<FileTree>>& trees, std::uint64_t inserts,
+                         std::uint64_t removes);
 
 }  // namespace immap::sim

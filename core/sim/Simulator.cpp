@@ -198,7 +198,7 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
         Time counted = t;
         for (std::uint32_t k = 0; k < h.opCount; ++k) {
             const TreeOp& op = a.plan.ops[h.firstOp + k];
-            itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
+            FileTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
             pricer.start(cpu);
             applyOp(op, f, tree, *a.as, t, static_cast<std::int64_t>(id));
             ns += p.treeOpNs + pricer.cost;
@@ -221,20 +221,22 @@ void Simulator::Impl::enterCritical(std::size_t id, Time t) {
         const std::uint64_t first = a.page;
         const std::uint64_t last = a.page + static_cast<std::uint64_t>(p.walkerPages) - 1;
         double touch = 0;
-        auto visit = [&](const itree::Node* n) {
-            const auto* v = static_cast<const SimVma*>(n);
-            touch += cache->read(v->line, cpu, v->home);
-        };
+        auto read = [&](const SimVma* v) { touch += cache->read(v->line, cpu, v->home); };
         std::uint64_t found = 0;
+        // The B-tree's node lines are priced by the pricer (its reads are not an update's).
+        const std::uint64_t updateReads = pricer.reads;
+        pricer.start(cpu);
         for (const auto& tree : f.trees) {
             touch += p.memLocalNs;  // the tree's root pointer
-            for (itree::Node* n = itree::queryFirst(*tree, first, last, visit); n;
-                 n = itree::queryNext(n, first, last, visit)) {
+            tree->query(first, last, read, [&](const SimVma* v) {
+                // The walk reads each VMA it acts on; the rbtree's visit has read it already.
+                if (tree->isBTree()) read(v);
                 ns += p.walkerVmaNs;
                 ++found;
-            }
+            });
         }
-        ns += touch;
+        ns += touch + pricer.cost;
+        pricer.reads = updateReads;
         // What the walk could act on: under no-rmap a marked file's VMAs are in no tree, so
         // reclaim cannot unmap its pages nor migration move them.
         if (inWindow) {

@@ -11,14 +11,15 @@
 
 #include "itree/IntervalQuery.h"
 #include "itree/IntervalTree.h"
-#include "itree/TouchObserver.h"
 #include "limits/InputLimits.h"
 #include "limits/LimitError.h"
 #include "mapping/TreePlacement.h"
 #include "sim/AddressSpace.h"
 #include "sim/CacheModel.h"
 #include "sim/EventQueue.h"
+#include "sim/FileTree.h"
 #include "sim/MeasureWindow.h"
+#include "sim/Pricer.h"
 #include "sim/Random.h"
 #include "sim/ResultMath.h"
 #include "sim/RwSemModel.h"
@@ -76,9 +77,9 @@ struct CpuSpin {
 
 struct FileState {
     std::string name;
-    std::vector<std::unique_ptr<itree::IntervalTree>> trees;
-    std::vector<int> treeLock;  // the lock guarding each tree
-    int topLock = -1;           // sharded: the top-level rwsem
+    std::vector<std::unique_ptr<FileTree>> trees;  // the policy's structure
+    std::vector<int> treeLock;                     // the lock guarding each tree
+    int topLock = -1;                              // sharded: the top-level rwsem
     std::uint64_t inserts = 0;
     std::uint64_t removes = 0;
     std::uint64_t pages = 1;  // file size in pages (for walkers)
@@ -115,32 +116,6 @@ struct Agent {
     Time arrival = 0;
     std::uint64_t page = 0;
     Time heldSince = 0;  // when its last lock was granted
-};
-
-// Prices one update's node touches by where each node's line is (CacheModel).
-struct Pricer final : itree::TouchObserver {
-    CacheModel* cache = nullptr;
-    int cpu = 0;  // position in the topology's PU order
-    double cost = 0;
-    std::uint64_t reads = 0;
-    bool enabled = true;
-
-    void start(int c) {
-        cpu = c;
-        cost = 0;
-    }
-    void read(const itree::Node* n) override {
-        if (!enabled) return;
-        ++reads;
-        const auto* v = static_cast<const SimVma*>(n);
-        cost += cache->read(v->line, cpu, v->home);
-    }
-    // Repeated writes to one node in one update are free: the first leaves it held alone.
-    void write(const itree::Node* n) override {
-        if (!enabled) return;
-        const auto* v = static_cast<const SimVma*>(n);
-        cost += cache->write(v->line, cpu, v->home);
-    }
 };
 
 inline Time toTime(double ns) {
@@ -259,8 +234,8 @@ struct Simulator::Impl {
     int treeFor(int file, unsigned cpu, int node) const;
     std::vector<std::int32_t> treesFor(unsigned cpu, int node) const;
     void executeNow(Agent* owner, AddressSpace& as, Plan& plan);
-    void applyOp(const TreeOp& op, FileState& f, itree::IntervalTree& tree, AddressSpace& as,
-                 Time t, std::int64_t agent);
+    void applyOp(const TreeOp& op, FileState& f, FileTree& tree, AddressSpace& as, Time t,
+                 std::int64_t agent);
 
     // --- the engine -----------------------------------------------------------------------
     void setPhase(Agent& a, Phase p, Time t);

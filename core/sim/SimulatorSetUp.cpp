@@ -20,8 +20,8 @@ std::vector<std::int32_t> Simulator::Impl::treesFor(unsigned cpu, int node) cons
 
 // One tree operation, counted and reported: a removal is reported while the VMA still has the
 // interval it is removed with, an insert once it has its new one.
-void Simulator::Impl::applyOp(const TreeOp& op, FileState& f, itree::IntervalTree& tree,
-                              AddressSpace& as, Time t, std::int64_t agent) {
+void Simulator::Impl::applyOp(const TreeOp& op, FileState& f, FileTree& tree, AddressSpace& as,
+                              Time t, std::int64_t agent) {
     if (op.kind == TreeOp::Remove) {
         emit(SimEvent::TreeRemove, t, agent, -1, op.vma);
         ++f.removes;
@@ -39,6 +39,7 @@ void Simulator::Impl::applyOp(const TreeOp& op, FileState& f, itree::IntervalTre
 // Applies a plan at once, untimed: the state before the measured run starts.
 void Simulator::Impl::executeNow(Agent* owner, AddressSpace& as, Plan& plan) {
     pricer.enabled = false;
+    pricer.setUpNode(as.home());  // B-tree nodes made now are homed where the process runs
     for (const Hold& h : plan.holds) {
         FileState& f = files[static_cast<std::size_t>(h.file)];
         for (std::uint32_t k = 0; k < h.opCount; ++k) {
@@ -47,7 +48,7 @@ void Simulator::Impl::executeNow(Agent* owner, AddressSpace& as, Plan& plan) {
                 applyTreeOp(op, *f.unlinked, as);
                 continue;
             }
-            itree::IntervalTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
+            FileTree& tree = *f.trees[static_cast<std::size_t>(op.vma->tree)];
             applyOp(op, f, tree, as, 0, owner ? owner - agents.data() : -1);
         }
     }
@@ -124,8 +125,7 @@ void Simulator::Impl::setUp() {
             recipe->files[static_cast<std::size_t>(recipeFile)].rmapExclude)
             fs.unlinked = std::make_unique<itree::IntervalTree>();
         for (unsigned t = 0; t < trees; ++t) {
-            fs.trees.push_back(std::make_unique<itree::IntervalTree>());
-            fs.trees.back()->setObserver(&pricer);
+            fs.trees.push_back(std::make_unique<FileTree>(cfg.policy.structure, &pricer));
         }
         switch (cfg.policy.kind) {
             case Kind::Single:

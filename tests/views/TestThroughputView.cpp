@@ -8,6 +8,7 @@
 #include <QFile>
 #include <QImage>
 #include <QMouseEvent>
+#include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolTip>
@@ -95,6 +96,16 @@ private slots:
         v.setOverlay({});
         QVERIFY(!v.overlayItem()->visible());
         QVERIFY(!v.throughputGraph("sharded:32"));
+    }
+
+    // Every policy the app offers has its own colour, the B-tree's among them.
+    void everyPolicyHasItsOwnColour() {
+        QSet<QRgb> seen;
+        const QStringList all = {"single",  "split-trees", "split-locks",      "sharded:32",
+                                 "no-rmap", "btree",       "btree+split-locks"};
+        for (const QString& p : all)
+            seen.insert(views::ThroughputView::policyColor(p).rgb());
+        QCOMPARE(seen.size(), all.size());
     }
 
     void walkerCurvesSideBySide() {

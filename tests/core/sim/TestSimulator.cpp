@@ -243,7 +243,8 @@ private slots:
     }
 
     void utilisationAtMostOneAndLittlesLaw() {
-        for (const char* pol : {"single", "split-trees", "split-locks", "sharded:32"}) {
+        for (const char* pol :
+             {"single", "split-trees", "split-locks", "sharded:32", "btree", "btree+split-locks"}) {
             for (unsigned copies : {16u, 384u}) {
                 // Spinners overtake sleeping walkers for up to handoff_timeout_ns (4 ms), and
                 // under split-locks a walker starved on one lock holds the ones before it, so
@@ -763,7 +764,8 @@ private slots:
     }
 
     void vmasAreConservedAndTreesStayValid() {
-        for (const char* pol : {"single", "split-locks", "sharded:16"}) {
+        for (const char* pol :
+             {"single", "split-locks", "sharded:16", "btree", "btree+split-locks"}) {
             SimConfig c;
             c.topology = &numa12();
             c.policy = policy(pol);

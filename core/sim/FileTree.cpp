@@ -1,0 +1,40 @@
+#include "sim/FileTree.h"
+
+#include "sim/Pricer.h"
+#include "sim/ResultMath.h"
+
+namespace immap::sim {
+
+FileTree::FileTree(mapping::Policy::Structure structure, Pricer* pricer) {
+    if (structure == mapping::Policy::Structure::BTree) {
+        bt_ = std::make_unique<btree::IntervalBTree>();
+        bt_->setObserver(pricer);
+    } else {
+        rb_ = std::make_unique<itree::IntervalTree>();
+        rb_->setObserver(pricer);
+    }
+}
+
+void FileTree::insert(SimVma* v) {
+    if (rb_) {
+        rb_->insert(v);
+        return;
+    }
+    btree::Item& item = *v;
+    item.start = v->start;
+    item.last = v->last;
+    bt_->insert(v);
+}
+
+void FileTree::remove(SimVma* v) {
+    if (rb_)
+        rb_->remove(v);
+    else
+        bt_->remove(v);
+}
+
+int FileTree::height() const {
+    return rb_ ? treeHeight(*rb_) : bt_->height();
+}
+
+}  // namespace immap::sim
