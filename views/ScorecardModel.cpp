@@ -89,9 +89,10 @@ QVariant ScorecardModel::data(const QModelIndex& index, int role) const {
                              : QStringLiteral("-");
             case Verdict:
                 if (!ran_) return tr("not run yet");
-                return (l.hit        ? tr("hit: ")
-                        : l.modelled ? tr("miss: ")
-                                     : QString()) +
+                return (l.hit                                      ? tr("hit: ")
+                        : o.bound == sim::Observation::Bound::None ? tr("prediction: ")
+                        : l.modelled                               ? tr("miss: ")
+                                                                   : QString()) +
                        text(l.verdict);
         }
     }
@@ -112,11 +113,13 @@ QVariant ScorecardModel::data(const QModelIndex& index, int role) const {
                 return {};
         }
     }
-    // Hits green, misses red, the unmodelled grey: read from the back of a room.
+    // Hits green, misses red, the unmodelled grey, predictions blue: read from the back of a
+    // room.
     if (role == Qt::BackgroundRole && ran_ && index.column() == Verdict)
-        return QBrush(!l.modelled ? QColor(0xe0, 0xe0, 0xe0)
-                      : l.hit     ? QColor(0xc8, 0xf0, 0xc8)
-                                  : QColor(0xf8, 0xd0, 0xd0));
+        return QBrush(!l.modelled                                ? QColor(0xe0, 0xe0, 0xe0)
+                      : o.bound == sim::Observation::Bound::None ? QColor(0xd0, 0xe0, 0xf8)
+                      : l.hit                                    ? QColor(0xc8, 0xf0, 0xc8)
+                                                                 : QColor(0xf8, 0xd0, 0xd0));
     if (role == Qt::ForegroundRole && ran_ && index.column() == Verdict)
         return QBrush(Qt::black);  // legible on the tint in a dark theme too
     return {};

@@ -37,6 +37,14 @@ constexpr const char* kThreadV1 =
 constexpr const char* kThreadV2 =
     "Huang Shijie, v2 0/4 cover, 2026-06-11: \"over 400% performance improvement\" "
     "(https://lore.kernel.org/all/20260611061915.2354307-1-huangsj@hygon.cn/)";
+constexpr const char* kWilcox =
+    "Matthew Wilcox, 2024, in JonasZhou's rwsem thread: \"the fundamental problem is our data "
+    "structure\", a B-tree-like "
+    "structure for overlapping intervals instead of the rbtree "
+    "(https://lore.kernel.org/all/ZcFvHfYGH7EwGBRK@casper.infradead.org/); Mateusz Guzik on v1, "
+    "2026-04-13 "
+    "(https://lore.kernel.org/all/76pfiwabdgsej6q2yxfh3efuqvsyg7mt7rvl5itzzjyhdrto5r@53viaxsackzv/"
+    "). Nobody built or measured it: nothing to compare with";
 constexpr const char* kYibin =
     "Yibin Liu, RWH_RMAP_EXCLUDE, 2026-04-21: \"~80% improvement\" in execl on a Hygon 7490, an "
     "AMD Zen4 9754 and an Intel Emerald Rapids "
@@ -214,6 +222,39 @@ const std::vector<Observation>& Observation::all() {
              "JonasZhou, \"fs/address_space: move i_mmap_rwsem to mitigate a false sharing with "
              "i_mmap\", 2024 "
              "(https://lore.kernel.org/all/20240202093407.12536-1-JonasZhou-oc@zhaoxin.com/)",
+             "x"});
+        // The review's other structure (issue 20): nothing published, so these are the lab's
+        // predictions, with their bands, beside the measurements.
+        add({"btree-hygon-384",
+             "B-tree i_mmap (the structure alone) over today's kernel, 384 copies",
+             "Hygon, 12 NUMA nodes, 384 CPUs",
+             kHygon384,
+             "As v1's. The B-tree's nodes are preallocated outside the lock and readers keep "
+             "taking the rwsem (docs/simulator.md, \"The structure\").",
+             M::RatioOverSingle,
+             "btree",
+             384,
+             {},
+             false,
+             0,
+             Bound::None,
+             "nothing published",
+             kWilcox,
+             "x"});
+        add({"btree-split-locks-hygon-384",
+             "B-tree i_mmap with v2's split locks over today's kernel, 384 copies",
+             "Hygon, 12 NUMA nodes, 384 CPUs",
+             kHygon384,
+             "As above.",
+             M::RatioOverSingle,
+             "btree+split-locks",
+             384,
+             {},
+             false,
+             0,
+             Bound::None,
+             "nothing published",
+             kWilcox,
              "x"});
         return o;
     }();

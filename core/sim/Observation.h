@@ -21,8 +21,9 @@ struct Observation {
         NotModelled,      // the model has no mechanism for it (says so; no runs)
     };
     // "about X": a hit when X is inside the model's 10-90% band; "at least X": when the band
-    // reaches X.
-    enum class Bound { About, AtLeast };
+    // reaches X. None: nothing is published; the line is the lab's prediction, with its band,
+    // and counts as neither hit nor miss.
+    enum class Bound { About, AtLeast, None };
 
     std::string id;
     std::string claim;     // what was measured, in words

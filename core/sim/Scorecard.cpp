@@ -93,7 +93,15 @@ std::vector<RunKey> allRuns() {
 }
 
 const char* boundName(Observation::Bound b) {
-    return b == Observation::Bound::About ? "about" : "at_least";
+    switch (b) {
+        case Observation::Bound::About:
+            return "about";
+        case Observation::Bound::AtLeast:
+            return "at_least";
+        case Observation::Bound::None:
+            return "none";
+    }
+    return "?";
 }
 
 }  // namespace
@@ -196,7 +204,9 @@ std::vector<ScoreLine> Scorecard::run(const ScorecardConfig& config,
             line.band = Band::of(line.seedValues);
         }
         const double p = o.published;
-        if (o.bound == Observation::Bound::AtLeast) {
+        if (o.bound == Observation::Bound::None) {
+            line.verdict = "nothing published to compare with";
+        } else if (o.bound == Observation::Bound::AtLeast) {
             line.hit = line.band.p90 >= p;
             line.verdict = line.hit ? "the band reaches it" : "the band stays below it";
         } else {
@@ -278,7 +288,10 @@ ScoreTally Scorecard::tally(const std::vector<ScoreLine>& lines) {
     ScoreTally t;
     for (const ScoreLine& l : lines) {
         t.hits += l.hit ? 1 : 0;
-        (l.modelled ? t.modelled : t.notModelled) += 1;
+        if (l.observation && l.observation->bound == Observation::Bound::None)
+            ++t.predictions;
+        else
+            (l.modelled ? t.modelled : t.notModelled) += 1;
     }
     return t;
 }
@@ -286,7 +299,12 @@ ScoreTally Scorecard::tally(const std::vector<ScoreLine>& lines) {
 std::string ScoreTally::text() const {
     return std::to_string(hits) + " of " + std::to_string(modelled) +
            " modelled observations inside the model's 10-90% band (" + std::to_string(notModelled) +
-           " not modelled)";
+           " not modelled" +
+           (predictions
+                ? "; " + std::to_string(predictions) +
+                      (predictions == 1 ? " prediction" : " predictions") + ", nothing published"
+                : std::string()) +
+           ")";
 }
 
 std::string Scorecard::toMarkdown(const std::vector<ScoreLine>& lines) {
@@ -303,7 +321,10 @@ std::string Scorecard::toMarkdown(const std::vector<ScoreLine>& lines) {
               << ") | ";
         else
             s << "- | - | ";
-        s << (l.hit ? "**hit**: " : "miss: ") << l.verdict << " |\n";
+        s << (l.hit                                 ? "**hit**: "
+              : o.bound == Observation::Bound::None ? "prediction: "
+                                                    : "miss: ")
+          << l.verdict << " |\n";
     }
     return s.str();
 }

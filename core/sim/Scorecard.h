@@ -44,7 +44,9 @@ struct ScoreTally {
     std::size_t hits = 0;
     std::size_t modelled = 0;
     std::size_t notModelled = 0;
-    // "2 of 9 modelled observations inside the model's 10-90% band (1 not modelled)".
+    std::size_t predictions = 0;  // lines with nothing published (Bound::None): not counted above
+    // "2 of 9 modelled observations inside the model's 10-90% band (1 not modelled; 2
+    // predictions, nothing published)".
     std::string text() const;
 };
 

@@ -7,6 +7,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <algorithm>
 
 #include "Suites.h"
 #include "sim/Observation.h"
@@ -84,6 +85,26 @@ private slots:
                 .value<QBrush>()
                 .color();
         QVERIFY(hitTint.green() > hitTint.red() && missTint.red() > missTint.green());
+        // A prediction (nothing published) is neither a hit nor a miss, and tinted apart.
+        const auto predicted = std::find_if(
+            sim::Observation::all().begin(), sim::Observation::all().end(),
+            [](const sim::Observation& o) { return o.bound == sim::Observation::Bound::None; });
+        QVERIFY(predicted != sim::Observation::all().end());
+        sim::ScoreLine prediction;
+        prediction.observation = &*predicted;
+        prediction.modelled = true;
+        prediction.point = 0.99;
+        prediction.band = {0.95, 1.0, 1.03, true};
+        prediction.verdict = "nothing published to compare with";
+        m.setLines({hit, miss, prediction});
+        QCOMPARE(m.hits(), 1);
+        QCOMPARE(m.data(m.index(2, views::ScorecardModel::Verdict)).toString(),
+                 QString("prediction: nothing published to compare with"));
+        const QColor predictionTint =
+            m.data(m.index(2, views::ScorecardModel::Verdict), Qt::BackgroundRole)
+                .value<QBrush>()
+                .color();
+        QVERIFY(predictionTint.blue() > predictionTint.red() && predictionTint != hitTint);
         m.showObservations();
         QVERIFY(!m.ran());
         QCOMPARE(m.rowCount(), static_cast<int>(sim::Observation::all().size()));

@@ -39,6 +39,18 @@ private slots:
         QCOMPARE(QString::fromStdString(t.text()),
                  QStringLiteral("1 of 2 modelled observations inside the model's 10-90% band "
                                 "(1 not modelled)"));
+        // A prediction (nothing published) is neither: counted apart.
+        Observation predicted;
+        predicted.bound = Observation::Bound::None;
+        lines.emplace_back();
+        lines.back().modelled = true;
+        lines.back().observation = &predicted;
+        const sim::ScoreTally p = sim::Scorecard::tally(lines);
+        QCOMPARE(p.modelled, std::size_t{2});
+        QCOMPARE(p.predictions, std::size_t{1});
+        QCOMPARE(QString::fromStdString(p.text()),
+                 QStringLiteral("1 of 2 modelled observations inside the model's 10-90% band "
+                                "(1 not modelled; 1 prediction, nothing published)"));
     }
 
     void initTestCase() {
@@ -97,7 +109,8 @@ private slots:
             }
             QVERIFY(l.band.valid);
             QVERIFY(l.band.p10 <= l.band.median && l.band.median <= l.band.p90);
-            const bool inside = o.bound == Observation::Bound::AtLeast
+            const bool inside = o.bound == Observation::Bound::None ? false
+                                : o.bound == Observation::Bound::AtLeast
                                     ? l.band.p90 >= o.published
                                     : o.published >= l.band.p10 && o.published <= l.band.p90;
             QCOMPARE(l.hit, inside);
