@@ -9,6 +9,7 @@
 #include <QTest>
 #include <map>
 #include <memory>
+#include <set>
 #include <unordered_set>
 
 #include "Suites.h"
@@ -78,11 +79,88 @@ struct FirstTouches final : itree::TouchObserver, btree::TouchObserver {
     void created(const void* p, std::size_t bytes) override { range(p, bytes, true); }
 };
 
+// The coherence rules of docs/simulator.md ("Pricing by the real path and by cache state"),
+// kept per line with plain sets: the holders, the last writer, whether another CPU read it
+// since. Counts what CacheModel counts (hits of any level, transfers, memory reads, upgrades).
+struct Coherence final : itree::TouchObserver, btree::TouchObserver {
+    struct Line {
+        std::set<int> holders;
+        int writer = -1;
+        bool shared = false;
+    };
+    bool timed = false;
+    int cpu = -1;
+    std::uint64_t hits = 0, transfers = 0, memory = 0, upgrades = 0;
+    std::map<std::uintptr_t, Line> lines;  // node lines, by address / 64
+    std::map<std::uint32_t, Line> vmas;    // VMA lines, by id
+
+    void fetch(const Line& l) {
+        const bool fromCache = l.writer >= 0 && l.writer != cpu && l.holders.count(l.writer);
+        ++(fromCache ? transfers : memory);
+    }
+    void own(Line& l) {
+        l.holders = {cpu};
+        l.writer = cpu;
+        l.shared = false;
+    }
+    void read(Line& l) {
+        if (!timed) return;
+        if (l.holders.count(cpu)) {
+            ++hits;
+            return;
+        }
+        fetch(l);
+        if (l.writer < 0)
+            l.writer = cpu;
+        else if (l.writer != cpu)
+            l.shared = true;
+        l.holders.insert(cpu);
+    }
+    void write(Line& l) {
+        if (!timed) return;
+        if (l.writer == cpu && !l.shared) return;
+        if (!l.holders.count(cpu))
+            fetch(l);
+        else
+            ++upgrades;
+        own(l);
+    }
+    template <class F>
+    void eachLine(const void* p, std::size_t bytes, F f) {
+        const auto a = reinterpret_cast<std::uintptr_t>(p) >> 6;
+        const auto b = (reinterpret_cast<std::uintptr_t>(p) + bytes - 1) >> 6;
+        for (auto l = a; l <= b; ++l)
+            f(lines[l]);
+    }
+    Line& vma(const void* v) { return vmas[static_cast<const ReplayVma*>(v)->id]; }
+    void read(const itree::Node* n) override { read(vma(static_cast<const ReplayVma*>(n))); }
+    void write(const itree::Node* n) override { write(vma(static_cast<const ReplayVma*>(n))); }
+    void read(const void* p, std::size_t bytes) override {
+        eachLine(p, bytes, [&](Line& l) { read(l); });
+    }
+    void write(const void* p, std::size_t bytes) override {
+        eachLine(p, bytes, [&](Line& l) { write(l); });
+    }
+    void readItem(const btree::Item* i) override { read(vma(static_cast<const ReplayVma*>(i))); }
+    void backPointer(const btree::Item* i) override {
+        write(vma(static_cast<const ReplayVma*>(i)));
+    }
+    // A node made in the run is its maker's (preallocated, zeroed); in the set-up, memory's.
+    void created(const void* p, std::size_t bytes) override {
+        eachLine(p, bytes, [&](Line& l) {
+            l = Line{};
+            if (timed) own(l);
+        });
+    }
+};
+
 // Replays the run's tree operations as they are reported, hold by hold.
 struct Replay final : SimObserver {
-    explicit Replay(bool btree) : btree(btree) {}
+    explicit Replay(bool btree, bool coherent = false) : btree(btree), coherent(coherent) {}
     bool btree;
+    bool coherent;  // observe with Coherence instead of FirstTouches
     FirstTouches touches;
+    Coherence states;
     std::map<std::pair<int, int>, std::unique_ptr<itree::IntervalTree>> rb;
     std::map<std::pair<int, int>, std::unique_ptr<btree::IntervalBTree>> bt;
     std::map<std::uint32_t, std::unique_ptr<ReplayVma>> live;
@@ -96,12 +174,13 @@ struct Replay final : SimObserver {
         const std::pair<int, int> key{e.file, e.tree};
         if (btree && !bt[key]) {
             bt[key] = std::make_unique<btree::IntervalBTree>();
-            bt[key]->setObserver(&touches);
+            bt[key]->setObserver(coherent ? static_cast<btree::TouchObserver*>(&states) : &touches);
         }
         if (!btree && !rb[key]) {
             rb[key] = std::make_unique<itree::IntervalTree>();
-            rb[key]->setObserver(&touches);
+            rb[key]->setObserver(coherent ? static_cast<itree::TouchObserver*>(&states) : &touches);
         }
+        states.cpu = e.cpu;
         if (e.kind == SimEvent::TreeInsert) {
             auto& v = live[e.vma];
             if (!v) {
@@ -109,7 +188,10 @@ struct Replay final : SimObserver {
                 v->id = e.vma;
                 // A VMA its own process maps is that CPU's line from the start (vm_area_alloc
                 // and the fields' initialisation); a background process's is in memory.
-                if (e.agent >= 0) touches.vmas.insert(e.vma);
+                if (e.agent >= 0) {
+                    touches.vmas.insert(e.vma);
+                    states.own(states.vmas[e.vma]);
+                }
             }
             v->itree::Node::start = v->btree::Item::start = e.start;
             v->itree::Node::last = v->btree::Item::last = e.last;
@@ -122,7 +204,7 @@ struct Replay final : SimObserver {
     void onEvent(const SimEvent& e) override {
         switch (e.kind) {
             case SimEvent::LockAcquire:
-                touches.timed = true;
+                touches.timed = states.timed = true;
                 acquiredAt = e.time;
                 missesAtAcquire = touches.misses;
                 ops = 0;
@@ -226,6 +308,36 @@ private slots:
         }
         qInfo("%zu holds, %zu with a miss", replay.holds.size(), priced);
         QVERIFY(r.execs > 100);
+    }
+
+    // Several CPUs: the cache model's counts over the whole run equal the coherence rules
+    // applied by hand, touch by touch, to the replayed trees' reports. A touch the simulator
+    // prices at the wrong line, or as a read where it is a write, changes a count.
+    void cacheCountsAreTheCoherenceRulesByHand_data() {
+        QTest::addColumn<QString>("policy");
+        QTest::newRow("btree") << "btree";
+        QTest::newRow("btree+split-locks") << "btree+split-locks";
+        QTest::newRow("rbtree") << "single";
+    }
+    void cacheCountsAreTheCoherenceRulesByHand() {
+        QFETCH(QString, policy);
+        static const topology::Topology four =
+            topology::Topology::fromSpec("synthetic:package:2 core:2 pu:1");
+        Replay replay(policy.startsWith("btree"), true);
+        SimConfig c;
+        c.topology = &four;
+        c.policy = policyOf(policy.toLatin1().constData());
+        c.copies = 4;
+        c.durationMs = 20;
+        c.observer = &replay;
+        const SimResult r = Simulator(c).run();
+        const Coherence& s = replay.states;
+        QCOMPARE(r.cacheHits, s.hits);
+        QCOMPARE(r.cacheTransfers, s.transfers);
+        QCOMPARE(r.cacheMemoryReads, s.memory);
+        QCOMPARE(r.cacheUpgrades, s.upgrades);
+        QVERIFY2(s.transfers > 1000 && s.upgrades > 100,
+                 qPrintable(QString("%1 transfers, %2 upgrades").arg(s.transfers).arg(s.upgrades)));
     }
 
     // With one node, the split policies have one tree per file: btree+split-locks is btree.
