@@ -199,7 +199,8 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
     if (r.walksSkipped > 0)
         std::cout << "  trylock walks that gave up (a lock busy): " << r.walksSkipped << " of "
                   << r.walks + r.walksSkipped << "\n";
-    std::cout << "  memory added per inode: " << r.memoryPerInodeBytes << " bytes\n"
+    std::cout << "  memory added per inode: " << r.memoryPerInodeBytes
+              << " bytes; i_mmap linkage per VMA: " << fmt(r.linkBytesPerVma, 1) << " bytes\n"
               << "  " << fmt(static_cast<double>(r.lockHolds)) << " lock holds, "
               << fmt(r.nodesPerTreeOp, 1)
               << " lines read per tree op (rbtree nodes, or B-tree node lines and VMAs)\n";

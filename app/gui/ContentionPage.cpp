@@ -182,9 +182,15 @@ void ContentionPage::show(const live::LiveSnapshot& s) {
         if (r.tree && r.tree != treeShown_[i]) {
             treeShown_[i] = r.tree;
             trees_[i]->setTree(*r.tree);
+            // A B-tree run's tree is rebuilt from its ops as the kernel's rbtree: same VMAs,
+            // same order (the B-tree's own drawing is issue 20, point 5).
+            const bool btree = r.policy.rfind("btree", 0) == 0;
             trees_[i]->setTitle(tr("%1: %2").arg(QString::fromStdString(r.policy),
                                                  QString::fromStdString(r.treeTitle)),
-                                tr("%L1 VMAs, height %2 · updated as the simulated ops land")
+                                (btree ? tr("%L1 VMAs, drawn as the kernel's rbtree (height %2) · "
+                                            "updated as the simulated ops land")
+                                       : tr("%L1 VMAs, height %2 · updated as the simulated ops "
+                                            "land"))
                                     .arg(r.treeVmas)
                                     .arg(r.tree->height));
         }

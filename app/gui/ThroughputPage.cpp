@@ -242,6 +242,9 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs, bool 
             if (r.walkersPerSecond > 0)
                 s += tr(", walk %1 µs").arg(loc.toString(r.walkerLatencyMeanNs / 1e3, 'f', 1));
             s += tr(", %1 B/inode").arg(r.memoryPerInodeBytes);
+            // The B-tree's cost is per VMA, not per inode (the rbtree's is 32 B).
+            if (r.policy.rfind("btree", 0) == 0)
+                s += tr(", %1 B/VMA").arg(loc.toString(r.linkBytesPerVma, 'f', 1));
             parts << s;
         }
         lines << (copies == 1 ? tr("1 copy: ") : tr("%1 copies: ").arg(copies)) +

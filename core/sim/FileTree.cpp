@@ -33,6 +33,10 @@ void FileTree::remove(SimVma* v) {
         bt_->remove(v);
 }
 
+std::size_t FileTree::linkBytes() const {
+    return rb_ ? kRbLinkBytes * rb_->size() : bt_->bytes() + kBackPointerBytes * bt_->size();
+}
+
 int FileTree::height() const {
     return rb_ ? treeHeight(*rb_) : bt_->height();
 }

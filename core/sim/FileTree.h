@@ -30,6 +30,11 @@ public:
     // Nodes on the longest root-to-leaf path (rbtree), or levels (B-tree); 0 when empty.
     int height() const;
     bool isBTree() const { return bt_ != nullptr; }
+    // The memory its VMAs' linkage takes: the rbtree's 32 bytes per VMA (vm_area_struct's
+    // shared.rb and rb_subtree_last), or the B-tree's nodes plus an 8-byte back pointer per VMA.
+    std::size_t linkBytes() const;
+    static constexpr std::size_t kRbLinkBytes = 32;
+    static constexpr std::size_t kBackPointerBytes = 8;
 
     // Every VMA overlapping [first, last], in order: found(SimVma*). The rbtree's node reads
     // (each a VMA) go to rbRead(const SimVma*), as vma_interval_tree_iter_first/next make them;

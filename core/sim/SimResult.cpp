@@ -67,6 +67,7 @@ std::string SimResult::toJson(bool detail) const {
     o["walker_latency_mean_ns"] = walkerLatencyMeanNs;
     o["walker_latency_p99_ns"] = walkerLatencyP99Ns;
     o["memory_per_inode_bytes"] = static_cast<double>(memoryPerInodeBytes);
+    o["link_bytes_per_vma"] = linkBytesPerVma;
     o["lock_holds"] = static_cast<double>(lockHolds);
     o["tree_ops"] = static_cast<double>(treeOps);
     o["nodes_per_tree_op"] = nodesPerTreeOp;

@@ -79,6 +79,9 @@ struct SimResult {
     double walkerLatencyMeanNs = 0;
     double walkerLatencyP99Ns = 0;
     std::size_t memoryPerInodeBytes = 0;
+    // i_mmap linkage per VMA in the trees at the end (FileTree::linkBytes over their VMAs): 32
+    // for the rbtree; the B-tree's nodes and back pointers.
+    double linkBytesPerVma = 0;
 
     std::uint64_t lockHolds = 0;  // over the whole run: simulated lock operations
     std::uint64_t treeOps = 0;

@@ -254,10 +254,16 @@ SimResult Simulator::Impl::result(Time at) const {
         places.push_back({agents[c].cpu, agents[c].node, &agents[c].clock});
     r.cpus = cpuSplit(places, at, from, inWindow);
 
+    std::size_t linkBytes = 0, linked = 0;
     for (const FileState& f : files) {
         r.files.push_back(summarizeFile(f.name, f.trees, f.inserts, f.removes));
         if (f.unlinked) r.files.back().unlinkedVmas = f.unlinked->size();
+        for (const auto& t : f.trees) {
+            linkBytes += t->linkBytes();
+            linked += t->size();
+        }
     }
+    r.linkBytesPerVma = linked ? static_cast<double>(linkBytes) / static_cast<double>(linked) : 0;
     r.memoryPerInodeBytes =
         cfg.policy.memoryPerInodeBytes(files.empty() ? 1 : files[0].trees.size());
 

@@ -340,6 +340,19 @@ private slots:
                  qPrintable(QString("%1 transfers, %2 upgrades").arg(s.transfers).arg(s.upgrades)));
     }
 
+    // Memory per VMA: the rbtree's 32 bytes of linkage; the B-tree's nodes (448 bytes, 16
+    // items at most, 4 at least in a leaf that is not the root) plus an 8-byte back pointer,
+    // so between 8 + 448 / 16 = 36 and 8 + 448 / 4 per VMA, plus the inner nodes' share.
+    void linkBytesPerVmaAreTheStructures() {
+        Replay unused(true);
+        const SimResult rb = runReplayed("single", unused);
+        QCOMPARE(rb.linkBytesPerVma, 32.0);
+        Replay replay(true);
+        const SimResult bt = runReplayed("btree", replay);
+        QVERIFY2(bt.linkBytesPerVma >= 36 && bt.linkBytesPerVma <= 8 + 448.0 / 4 * 1.2,
+                 qPrintable(QString::number(bt.linkBytesPerVma)));
+    }
+
     // With one node, the split policies have one tree per file: btree+split-locks is btree.
     void oneNodeSplitsChangeNothing() {
         const auto run = [](const char* policy) {
