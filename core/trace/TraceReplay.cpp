@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "mapping/Policy.h"
+#include "sim/FileTree.h"
 #include "sim/ResultMath.h"
 
 namespace immap::trace {
@@ -251,16 +252,22 @@ sim::SimResult TraceReplay::result() const {
     for (std::size_t i = 0; i < locks_.size(); ++i)
         r.locks.push_back(
             {header_.locks[i].name, header_.locks[i].file, locks_[i].stats(std::max(at, from))});
-    std::size_t trees = 1;
+    std::size_t trees = 1, linked = 0;
     for (std::size_t f = 0; f < state_.fileCount(); ++f) {
         trees = std::max(trees, state_.trees(static_cast<int>(f)).size());
         r.files.push_back(sim::summarizeFile(header_.files[f], state_.trees(static_cast<int>(f)),
                                              fileOps_[f].first, fileOps_[f].second));
+        linked += r.files.back().finalVmas;
     }
     mapping::Policy policy;
     std::string error;
-    if (mapping::Policy::parse(header_.policy, policy, error))
+    if (mapping::Policy::parse(header_.policy, policy, error)) {
         r.memoryPerInodeBytes = policy.memoryPerInodeBytes(trees);
+        // The rbtree's linkage is fixed per VMA; a B-tree run's depends on its nodes, which a
+        // trace (operations, not structure) does not hold: 0, unknown.
+        if (policy.structure == mapping::Policy::Structure::RbTree && linked > 0)
+            r.linkBytesPerVma = static_cast<double>(sim::FileTree::kRbLinkBytes);
+    }
     sim::CostCounters costs = costs_;
     costs.reads = reads_.reads;
     costs.writeTo(r);
