@@ -5,6 +5,7 @@
 #include <QVBoxLayout>
 
 #include "limits/UserReason.h"
+#include "mapping/Policy.h"
 #include "session/DefaultScenario.h"
 #include "views/FontScale.h"
 
@@ -184,7 +185,7 @@ void ContentionPage::show(const live::LiveSnapshot& s) {
             trees_[i]->setTree(*r.tree);
             // A B-tree run's tree is rebuilt from its ops as the kernel's rbtree: same VMAs,
             // same order (the B-tree's own drawing is issue 20, point 5).
-            const bool btree = r.policy.rfind("btree", 0) == 0;
+            const bool btree = mapping::Policy::namesBTree(r.policy);
             trees_[i]->setTitle(tr("%1: %2").arg(QString::fromStdString(r.policy),
                                                  QString::fromStdString(r.treeTitle)),
                                 (btree ? tr("%L1 VMAs, drawn as the kernel's rbtree (height %2) · "

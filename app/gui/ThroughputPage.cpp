@@ -11,6 +11,7 @@
 
 #include "ErrorText.h"
 #include "io/InputError.h"
+#include "mapping/Policy.h"
 #include "measure/MeasuredCurve.h"
 #include "sim/Band.h"
 #include "sim/SweepRow.h"
@@ -243,7 +244,7 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs, bool 
                 s += tr(", walk %1 µs").arg(loc.toString(r.walkerLatencyMeanNs / 1e3, 'f', 1));
             s += tr(", %1 B/inode").arg(r.memoryPerInodeBytes);
             // The B-tree's cost is per VMA, not per inode (the rbtree's is 32 B).
-            if (r.policy.rfind("btree", 0) == 0)
+            if (mapping::Policy::namesBTree(r.policy))
                 s += tr(", %1 B/VMA").arg(loc.toString(r.linkBytesPerVma, 'f', 1));
             parts << s;
         }

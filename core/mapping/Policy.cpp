@@ -54,6 +54,12 @@ bool Policy::parse(std::string_view text, Policy& out, std::string& error) {
     return false;
 }
 
+bool Policy::namesBTree(std::string_view text) {
+    Policy p;
+    std::string error;
+    return parse(text, p, error) && p.structure == Structure::BTree;
+}
+
 std::string Policy::name() const {
     if (structure == Structure::BTree) {
         if (kind == Kind::Single) return "btree";

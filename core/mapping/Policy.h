@@ -33,6 +33,8 @@ struct Policy {
     // Returns false with the reason.
     static bool parse(std::string_view text, Policy& out, std::string& error);
     std::string name() const;
+    // Whether `text` parses as a policy whose trees are B-trees ("btree", "btree+split-locks").
+    static bool namesBTree(std::string_view text);
 
     // Bytes this policy adds to every inode over today's embedded root and rwsem, as the
     // patches allocate them (docs/kernel.md, "7. Memory per inode"):

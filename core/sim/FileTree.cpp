@@ -34,7 +34,8 @@ void FileTree::remove(SimVma* v) {
 }
 
 std::size_t FileTree::linkBytes() const {
-    return rb_ ? kRbLinkBytes * rb_->size() : bt_->bytes() + kBackPointerBytes * bt_->size();
+    return rb_ ? itree::kLinkageBytes * rb_->size()
+               : bt_->bytes() + kBackPointerBytes * bt_->size();
 }
 
 int FileTree::height() const {

@@ -48,8 +48,6 @@ public:
     void backPointer(const btree::Item* item) override;
     void created(const void* p, std::size_t bytes) override;
 
-    std::size_t nodeLines() const { return lines_.size(); }
-
 private:
     struct NodeLine {
         CacheLine line;

@@ -5,8 +5,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "itree/Node.h"
 #include "mapping/Policy.h"
-#include "sim/FileTree.h"
 #include "sim/ResultMath.h"
 
 namespace immap::trace {
@@ -266,7 +266,7 @@ sim::SimResult TraceReplay::result() const {
         // The rbtree's linkage is fixed per VMA; a B-tree run's depends on its nodes, which a
         // trace (operations, not structure) does not hold: 0, unknown.
         if (policy.structure == mapping::Policy::Structure::RbTree && linked > 0)
-            r.linkBytesPerVma = static_cast<double>(sim::FileTree::kRbLinkBytes);
+            r.linkBytesPerVma = static_cast<double>(itree::kLinkageBytes);
     }
     sim::CostCounters costs = costs_;
     costs.reads = reads_.reads;

@@ -269,6 +269,9 @@ private slots:
         }
         QCOMPARE(policyOf("btree+split-locks").kind, mapping::Policy::Kind::SplitLocks);
         QCOMPARE(policyOf("split-locks").structure, mapping::Policy::Structure::RbTree);
+        QVERIFY(mapping::Policy::namesBTree("btree+sharded:8"));
+        QVERIFY(!mapping::Policy::namesBTree("split-locks"));
+        QVERIFY(!mapping::Policy::namesBTree("btree-ish"));  // not a policy at all
         mapping::Policy p;
         std::string error;
         for (const char* bad : {"btree+single", "btree+btree", "btree+", "btree+sharded:0"}) {
