@@ -4,6 +4,7 @@
 
 #include <QHash>
 #include <QImage>
+#include <QLinearGradient>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -287,6 +288,88 @@ TreeAggregate TreePainter::paint(QPainter& p, const DrawTree& tree, const TreeLa
     }
     p.restore();
     return agg;
+}
+
+void TreePainter::paintLegend(QPainter& p, const QRect& rect, int homeNodes, const QString& bars,
+                              bool walking, bool stepping) {
+    p.save();
+    QFont f = p.font();
+    f.setPixelSize(scaledPx(11));
+    p.setFont(f);
+    const QFontMetrics fm(f);
+    // Built right to left along the bottom edge, so it never covers the title.
+    struct Item {
+        QColor fill, ring;
+        QString text;
+    };
+    std::vector<Item> items{{NodePalette::red(), NodePalette::red(), QObject::tr("red")},
+                            {NodePalette::black(), NodePalette::black(), QObject::tr("black")}};
+    const int y = rect.bottom() - 14;
+    int x = rect.left() + kLegendMargin;
+    // Its own band: a tree zoomed and panned under it never paints over the words.
+    p.fillRect(QRect(rect.left(), rect.bottom() - 39, rect.width(), 40), NodePalette::background());
+    p.setRenderHint(QPainter::Antialiasing, true);
+    if (!bars.isEmpty()) {
+        // Above the colours: a swatch of the bars as drawn (black to red by red share).
+        const int y2 = y - 18;
+        const int x2 = rect.left() + kLegendMargin;
+        QLinearGradient g(x2, 0, x2 + 14, 0);
+        g.setColorAt(0, NodePalette::black());
+        g.setColorAt(1, NodePalette::red());
+        p.fillRect(QRect(x2, y2 - 3, 14, 6), g);
+        p.setPen(QColor(0x33, 0x33, 0x33));
+        p.drawText(QPoint(x2 + 20, y2 + fm.ascent() / 2 - 1),
+                   fm.elidedText(bars, Qt::ElideRight, rect.width() - 2 * kLegendMargin - 20));
+    }
+    for (const Item& it : items) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(it.fill);
+        p.drawEllipse(QPointF(x + 6, y), 6, 6);
+        p.setPen(QColor(0x33, 0x33, 0x33));
+        p.drawText(QPoint(x + 16, y + fm.ascent() / 2 - 1), it.text);
+        x += 24 + fm.horizontalAdvance(it.text);
+    }
+    x += 8;
+    const QString ring = QObject::tr("ring = home NUMA node:");
+    p.drawText(QPoint(x, y + fm.ascent() / 2 - 1), ring);
+    x += fm.horizontalAdvance(ring) + 8;
+    for (int n = 0; n < homeNodes; ++n) {
+        if (x > rect.right() - 40) break;
+        p.setPen(QPen(NodePalette::home(n), 3));
+        p.setBrush(Qt::white);
+        p.drawEllipse(QPointF(x + 6, y), 5.5, 5.5);
+        p.setPen(QColor(0x33, 0x33, 0x33));
+        const QString label = QString::number(n);
+        p.drawText(QPoint(x + 15, y + fm.ascent() / 2 - 1), label);
+        x += 22 + fm.horizontalAdvance(label);
+    }
+    if (walking || stepping) {
+        x += 10;
+        struct Mark {
+            QColor color;
+            QString text;
+            bool filled;
+        };
+        const std::vector<Mark> marks =
+            walking ? std::vector<Mark>{{QColor(0x80, 0xb0, 0xe0), QObject::tr("visited"), true},
+                                        {NodePalette::match(), QObject::tr("maps the pages"), true},
+                                        {QColor(0x90, 0x90, 0x90), QObject::tr("pruned subtree"),
+                                         false}}
+                    : std::vector<Mark>{
+                          {NodePalette::path(), QObject::tr("descent path"), false},
+                          {NodePalette::focus(), QObject::tr("this step"), false},
+                          {NodePalette::recolor(), QObject::tr("recoloured"), false},
+                          {NodePalette::flash(), QObject::tr("subtree_last written"), true}};
+        for (const Mark& m : marks) {
+            p.setPen(m.filled ? Qt::NoPen : QPen(m.color, 3));
+            p.setBrush(m.filled ? QBrush(m.color) : Qt::NoBrush);
+            p.drawEllipse(QPointF(x + 6, y), 5, 5);
+            p.setPen(QColor(0x33, 0x33, 0x33));
+            p.drawText(QPoint(x + 15, y + fm.ascent() / 2 - 1), m.text);
+            x += 24 + fm.horizontalAdvance(m.text);
+        }
+    }
+    p.restore();
 }
 
 }  // namespace immap::views

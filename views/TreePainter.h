@@ -49,6 +49,11 @@ public:
     // Paints into `clip` (screen pixels, usually the widget rect); returns what it aggregated.
     static TreeAggregate paint(QPainter& p, const session::DrawTree& tree, const TreeLayout& layout,
                                const TreeDecor& decor, const QRect& clip);
+    // The bottom band of a tree view: the fills, the `homeNodes` ring colours, what the raster
+    // bars are (`bars`, empty if none), and the marks of a walk or of a step.
+    static void paintLegend(QPainter& p, const QRect& rect, int homeNodes, const QString& bars,
+                            bool walking, bool stepping);
+    static constexpr int kLegendMargin = 10;
     static QString intervalText(const session::DrawNode& n);
     static QString subtreeText(const session::DrawNode& n);
 };

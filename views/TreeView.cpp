@@ -1,6 +1,5 @@
 #include "TreeView.h"
 
-#include <QLinearGradient>
 #include <QLocale>
 #include "FontScale.h"
 
@@ -54,7 +53,62 @@ QRect TreeView::treeArea() const {
     return rect().adjusted(kMargin, kTitleHeight + 6, -kMargin, legendNodes_ > 0 ? -40 : -6);
 }
 
+void TreeView::setBTree(session::DrawBTree tree) {
+    const bool was = btreeMode_;
+    btreeMode_ = true;
+    motion_.stop();
+    now_.clear();
+    tree_ = {};
+    indexOfId_.clear();
+    flags_.clear();
+    const BTreeLayout old = blayout_;
+    btree_ = std::move(tree);
+    blayout_ = BTreeLayout::of(btree_);
+    if (fitted_ || !was)
+        blayout_.fit(treeArea());
+    else
+        blayout_.keepView(old);
+    bhover_ = -1;
+    update();
+}
+
+void TreeView::setBTreeHighlight(const session::BTreeHighlight& h) {
+    bmark_ = h;
+    // Keep the step's node on screen when zoomed in.
+    const int i = h.focus.node;
+    if (!fitted_ && i >= 0 && i < static_cast<int>(btree_.nodes.size())) {
+        const QRect area = treeArea();
+        const QPointF c = blayout_.box(i).center();
+        if (!area.contains(c.toPoint()))
+            blayout_.pan(QPointF(QPointF(area.center()).x() - c.x(), 0));
+    }
+    update();
+}
+
+void TreeView::panBy(const QPointF& d) {
+    layout_.pan(d);
+    blayout_.pan(d);
+}
+
+int TreeView::idAt(const QPointF& p) const {
+    if (!btreeMode_) {
+        const int i = layout_.nodeAt(p);
+        return i >= 0 ? tree_.nodes[static_cast<std::size_t>(i)].id : -1;
+    }
+    const auto [node, slot] = blayout_.slotAt(p);
+    if (node < 0) return -1;
+    const auto& n = btree_.nodes[static_cast<std::size_t>(node)];
+    return n.leaf && slot < n.count() ? n.id[static_cast<std::size_t>(slot)] : -1;
+}
+
 void TreeView::setTree(session::DrawTree tree, bool animate) {
+    if (btreeMode_) {
+        btreeMode_ = false;
+        btree_ = {};
+        bmark_ = {};
+        animate = false;
+        fitted_ = true;
+    }
     // Old screen positions by VMA id, for motion.
     QHash<int, QPointF> before;
     if (animate && motionMs_ > 0) {
@@ -141,6 +195,7 @@ void TreeView::setHighlight(const session::StepHighlight& h) {
 }
 
 void TreeView::clearHighlight() {
+    bmark_ = {};
     setHighlight({});
 }
 
@@ -191,6 +246,7 @@ void TreeView::fitToWindow() {
     rootZoom_ = 0;
     now_.clear();
     layout_.fit(treeArea());
+    blayout_.fit(treeArea());
     update();
 }
 
@@ -200,11 +256,13 @@ void TreeView::zoomBy(double factor) {
     const QPointF anchor = indexOf(selectedId_) >= 0 ? layout_.center(indexOf(selectedId_))
                                                      : QPointF(treeArea().center());
     layout_.zoomAt(anchor, factor);
+    blayout_.zoomAt(QPointF(treeArea().center()), factor);
     update();
 }
 
 void TreeView::zoomOnRoot(double factor) {
     fitToWindow();
+    if (btreeMode_) return;  // the B-tree's upper levels are drawn readable when fitted
     const int root = tree_.root;
     if (factor <= 1 || root < 0 || root >= static_cast<int>(tree_.nodes.size())) return;
     fitted_ = false;
@@ -229,86 +287,16 @@ QString TreeView::aggregateText() const {
         .arg(depths, loc.toString(aggregate_.nodes));
 }
 
-void TreeView::paintLegend(QPainter& p, const QRect& rect) {
-    QFont f = p.font();
-    f.setPixelSize(scaledPx(11));
-    p.setFont(f);
-    const QFontMetrics fm(f);
-    // Built right to left along the bottom edge, so it never covers the title.
-    struct Item {
-        QColor fill, ring;
-        QString text;
-    };
-    std::vector<Item> items{{NodePalette::red(), NodePalette::red(), tr("red")},
-                            {NodePalette::black(), NodePalette::black(), tr("black")}};
-    const int y = rect.bottom() - 14;
-    int x = rect.left() + kMargin;
-    // Its own band: a tree zoomed and panned under it never paints over the words.
-    p.fillRect(QRect(rect.left(), rect.bottom() - 39, rect.width(), 40), NodePalette::background());
-    p.setRenderHint(QPainter::Antialiasing, true);
-    if (const QString bars = aggregateText(); !bars.isEmpty()) {
-        // Above the colours: a swatch of the bars as drawn (black to red by red share).
-        const int y2 = y - 18;
-        const int x2 = rect.left() + kMargin;
-        QLinearGradient g(x2, 0, x2 + 14, 0);
-        g.setColorAt(0, NodePalette::black());
-        g.setColorAt(1, NodePalette::red());
-        p.fillRect(QRect(x2, y2 - 3, 14, 6), g);
-        p.setPen(QColor(0x33, 0x33, 0x33));
-        p.drawText(QPoint(x2 + 20, y2 + fm.ascent() / 2 - 1),
-                   fm.elidedText(bars, Qt::ElideRight, rect.width() - 2 * kMargin - 20));
-    }
-    for (const Item& it : items) {
-        p.setPen(Qt::NoPen);
-        p.setBrush(it.fill);
-        p.drawEllipse(QPointF(x + 6, y), 6, 6);
-        p.setPen(QColor(0x33, 0x33, 0x33));
-        p.drawText(QPoint(x + 16, y + fm.ascent() / 2 - 1), it.text);
-        x += 24 + fm.horizontalAdvance(it.text);
-    }
-    x += 8;
-    const QString ring = tr("ring = home NUMA node:");
-    p.drawText(QPoint(x, y + fm.ascent() / 2 - 1), ring);
-    x += fm.horizontalAdvance(ring) + 8;
-    for (int n = 0; n < legendNodes_; ++n) {
-        if (x > rect.right() - 40) break;
-        p.setPen(QPen(NodePalette::home(n), 3));
-        p.setBrush(Qt::white);
-        p.drawEllipse(QPointF(x + 6, y), 5.5, 5.5);
-        p.setPen(QColor(0x33, 0x33, 0x33));
-        const QString label = QString::number(n);
-        p.drawText(QPoint(x + 15, y + fm.ascent() / 2 - 1), label);
-        x += 22 + fm.horizontalAdvance(label);
-    }
-    const bool walking = !walkVisited_.empty() || !walkPruned_.empty();
-    if (walking || !highlight_.focus.empty() || !highlight_.path.empty()) {
-        x += 10;
-        struct Mark {
-            QColor color;
-            QString text;
-            bool filled;
-        };
-        const std::vector<Mark> marks =
-            walking ? std::vector<Mark>{{QColor(0x80, 0xb0, 0xe0), tr("visited"), true},
-                                        {NodePalette::match(), tr("maps the pages"), true},
-                                        {QColor(0x90, 0x90, 0x90), tr("pruned subtree"), false}}
-                    : std::vector<Mark>{{NodePalette::path(), tr("descent path"), false},
-                                        {NodePalette::focus(), tr("this step"), false},
-                                        {NodePalette::recolor(), tr("recoloured"), false},
-                                        {NodePalette::flash(), tr("subtree_last written"), true}};
-        for (const Mark& m : marks) {
-            p.setPen(m.filled ? Qt::NoPen : QPen(m.color, 3));
-            p.setBrush(m.filled ? QBrush(m.color) : Qt::NoBrush);
-            p.drawEllipse(QPointF(x + 6, y), 5, 5);
-            p.setPen(QColor(0x33, 0x33, 0x33));
-            p.drawText(QPoint(x + 15, y + fm.ascent() / 2 - 1), m.text);
-            x += 24 + fm.horizontalAdvance(m.text);
-        }
-    }
-}
-
 void TreeView::paintTo(QPainter& p, const QRect& rect) {
     p.fillRect(rect, NodePalette::background());
+    if (btreeMode_) {
+        BTreeDecor decor;
+        decor.mark = &bmark_;
+        decor.selectedId = selectedId_;
+        decor.hoverNode = bhover_;
+        BTreePainter::paint(p, btree_, blayout_, decor, treeArea());
+        aggregate_ = {};
+    }
     TreeDecor decor;
     decor.flags = &flags_;
     decor.flashPhase = flashPhase_;
@@ -318,7 +306,7 @@ void TreeView::paintTo(QPainter& p, const QRect& rect) {
         const int near = highlight_.path.empty() ? -1 : highlight_.path.back();
         decor.pendingNear = indexOf(near);
     }
-    aggregate_ = TreePainter::paint(p, tree_, layout_, decor, rect);
+    if (!btreeMode_) aggregate_ = TreePainter::paint(p, tree_, layout_, decor, rect);
     // Title band on top of the tree (the tree may be panned under it).
     QFont f = font();
     f.setPixelSize(scaledPx(13));
@@ -342,11 +330,16 @@ void TreeView::paintTo(QPainter& p, const QRect& rect) {
                    Qt::AlignVCenter | Qt::AlignLeft,
                    QFontMetrics(s).elidedText(subtitle_, Qt::ElideRight, std::max(0, room)));
     }
-    if (tree_.nodes.empty()) {
+    if (btreeMode_ ? btree_.nodes.empty() : tree_.nodes.empty()) {
         p.setPen(QColor(0x88, 0x88, 0x88));
         p.drawText(rect.adjusted(0, kTitleHeight, 0, 0), Qt::AlignCenter, tr("(empty tree)"));
     }
-    if (legendNodes_ > 0) paintLegend(p, rect);
+    if (legendNodes_ > 0 && btreeMode_)
+        BTreePainter::paintLegend(p, rect, legendNodes_, !bmark_.empty(), !bmark_.visited.empty());
+    else if (legendNodes_ > 0)
+        TreePainter::paintLegend(p, rect, legendNodes_, aggregateText(),
+                                 !walkVisited_.empty() || !walkPruned_.empty(),
+                                 !highlight_.focus.empty() || !highlight_.path.empty());
 }
 
 void TreeView::paintEvent(QPaintEvent*) {
@@ -359,6 +352,7 @@ void TreeView::resizeEvent(QResizeEvent*) {
         zoomOnRoot(rootZoom_);  // a slide's zoom holds at the size the view gets
     else if (fitted_)
         layout_.fit(treeArea());
+    if (fitted_) blayout_.fit(treeArea());
 }
 
 void TreeView::wheelEvent(QWheelEvent* e) {
@@ -368,6 +362,7 @@ void TreeView::wheelEvent(QWheelEvent* e) {
     rootZoom_ = 0;
     finishMotion();
     layout_.zoomAt(e->position(), std::pow(1.25, steps));
+    blayout_.zoomAt(e->position(), std::pow(1.25, steps));
     update();
     e->accept();
 }
@@ -388,9 +383,17 @@ void TreeView::mouseMoveEvent(QMouseEvent* e) {
             fitted_ = false;
             rootZoom_ = 0;
             finishMotion();
-            layout_.pan(pos - lastPos_);
+            panBy(pos - lastPos_);
             lastPos_ = pos;
             setCursor(Qt::ClosedHandCursor);
+            update();
+        }
+        return;
+    }
+    if (btreeMode_) {
+        const int h = blayout_.slotAt(pos).first;
+        if (h != bhover_) {
+            bhover_ = h;
             update();
         }
         return;
@@ -406,7 +409,12 @@ void TreeView::mouseMoveEvent(QMouseEvent* e) {
 void TreeView::mouseReleaseEvent(QMouseEvent* e) {
     if (e->button() != Qt::LeftButton) return;
     unsetCursor();
-    if (!dragging_) {
+    if (!dragging_ && btreeMode_) {
+        if (const int id = idAt(e->position()); id >= 0) {
+            setSelectedId(id);
+            emit nodeClicked(id);
+        }
+    } else if (!dragging_) {
         const int i = layout_.nodeAt(e->position());
         if (i >= 0) select(i, true);
     }
@@ -499,9 +507,7 @@ void TreeView::keyPressEvent(QKeyEvent* e) {
 
 void TreeView::contextMenuEvent(QContextMenuEvent* e) {
     QMenu menu(this);
-    const int i = layout_.nodeAt(e->pos());
-    if (i >= 0) {
-        const int id = tree_.nodes[static_cast<std::size_t>(i)].id;
+    if (const int id = idAt(e->pos()); id >= 0) {
         menu.addAction(tr("Remove this VMA"), this, [this, id] { emit removeRequested(id); });
         menu.addSeparator();
     }
@@ -522,12 +528,36 @@ QString TreeView::tooltipFor(int i) const {
         .arg(n.depth);
 }
 
+QString TreeView::btreeTooltip(int node, int slot) const {
+    const auto& n = btree_.nodes[static_cast<std::size_t>(node)];
+    const QString where = n.leaf ? tr("leaf") : tr("inner node");
+    const QString head = tr("<b>%1</b> · level %2 · %3 of %4 slots used")
+                             .arg(where)
+                             .arg(n.level)
+                             .arg(n.count())
+                             .arg(btree_.capacity);
+    if (slot < 0 || slot >= n.count()) return head;
+    const auto u = static_cast<std::size_t>(slot);
+    if (n.leaf)
+        return head + tr("<br>slot %1: VMA [%2, %3], home node %4")
+                          .arg(slot)
+                          .arg(BTreePainter::hex(n.key[u]), BTreePainter::hex(n.last[u]))
+                          .arg(n.home[u]);
+    return head + tr("<br>child %1: starts at or after %2; max last under it %3")
+                      .arg(slot)
+                      .arg(slot == 0 ? tr("the node's own bound") : BTreePainter::hex(n.key[u]))
+                      .arg(BTreePainter::hex(n.last[u]));
+}
+
 bool TreeView::event(QEvent* e) {
     if (e->type() == QEvent::ToolTip) {
         auto* help = static_cast<QHelpEvent*>(e);
-        const int i = layout_.nodeAt(help->pos());
+        const int i = btreeMode_ ? -1 : layout_.nodeAt(help->pos());
+        const auto [bn, bs] = btreeMode_ ? blayout_.slotAt(help->pos()) : std::pair{-1, -1};
         if (help->pos().y() < kTitleHeight && !subtitle_.isEmpty())
             QToolTip::showText(help->globalPos(), title_ + QStringLiteral(" · ") + subtitle_, this);
+        else if (bn >= 0)
+            QToolTip::showText(help->globalPos(), btreeTooltip(bn, bs), this);
         else if (i >= 0)
             QToolTip::showText(help->globalPos(), tooltipFor(i), this);
         else

@@ -2,14 +2,18 @@
 // One interval tree on screen: in-order layout, red/black discs ringed in the home node's
 // colour, labels where there is room, a raster where there is not. Wheel zoom, drag pan,
 // fit-to-window (F or double click), keyboard navigation (Up parent, Down left child,
-// Shift+Down right child, Ctrl+Left/Right in-order neighbours). It shows what it is given and
-// emits what the user asks for; it never changes a tree.
+// Shift+Down right child, Ctrl+Left/Right in-order neighbours). Given a B-tree (setBTree) it
+// draws that instead, as boxes of slots (BTreeLayout, BTreePainter), with the same zoom, pan,
+// fit, selection and export. It shows what it is given and emits what the user asks for; it
+// never changes a tree.
 
 #include <QHash>
 #include <QVariantAnimation>
 #include <QWidget>
 #include <vector>
 
+#include "BTreeLayout.h"
+#include "BTreePainter.h"
 #include "TreeLayout.h"
 #include "TreePainter.h"
 #include "session/DrawTree.h"
@@ -26,6 +30,12 @@ public:
     void setTree(session::DrawTree tree, bool animate = false);
     const session::DrawTree& tree() const { return tree_; }
     const TreeLayout& layout() const { return layout_; }
+    // A B-tree instead of the rbtree, until the next setTree.
+    void setBTree(session::DrawBTree tree);
+    bool showsBTree() const { return btreeMode_; }
+    const session::DrawBTree& btree() const { return btree_; }
+    const BTreeLayout& btreeLayout() const { return blayout_; }
+    void setBTreeHighlight(const session::BTreeHighlight& h);
     void setTitle(const QString& title, const QString& subtitle = {});
     // A legend of the fills and of `nodes` home-node colours (0 hides it).
     void setLegend(int nodes);
@@ -73,7 +83,6 @@ private:
     void rebuildFlags();
     void select(int index, bool emitIt);
     void setFlag(int id, std::uint16_t flag);
-    void paintLegend(QPainter& p, const QRect& rect);
 
 public:
     // The legend's words for the bars (empty when every node in view is a disc).
@@ -82,6 +91,9 @@ public:
 
 private:
     QString tooltipFor(int index) const;
+    QString btreeTooltip(int node, int slot) const;
+    void panBy(const QPointF& d);
+    int idAt(const QPointF& p) const;  // the VMA under p, either kind of tree; -1 none
 
     session::DrawTree tree_;
     TreeLayout layout_;
@@ -110,6 +122,12 @@ private:
     double flashPhase_ = 1;
     std::vector<QPointF> from_, to_, now_;
     int motionMs_ = 450;
+
+    bool btreeMode_ = false;
+    session::DrawBTree btree_;
+    BTreeLayout blayout_;
+    session::BTreeHighlight bmark_;
+    int bhover_ = -1;
 };
 
 }  // namespace immap::views

@@ -191,7 +191,8 @@ void MainWindow::buildMenus() {
     view->addSeparator();
     view->addAction(tr("&Fit to window"), QKeySequence(tr("F")), trees_, &TreePages::fitToWindow);
     QMenu* policy = view->addMenu(tr("Split &policy"));
-    for (const char* p : {"split-trees", "sharded:32", "sharded:64", "sharded:96"})
+    for (const char* p :
+         {"split-trees", "sharded:32", "sharded:64", "sharded:96", "btree", "btree+split-trees"})
         policy->addAction(QString::fromLatin1(p), this,
                           [this, p] { trees_->setSplitPolicy(QString::fromLatin1(p)); });
     view->addAction(tr("F&ind a VMA"), QKeySequence::Find, this, [this] {

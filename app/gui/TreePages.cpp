@@ -135,22 +135,26 @@ void TreePages::refreshTrees(bool motion) {
     };
     const QLocale loc;
     const QString fileName = QString::fromStdString(set.file().name());
-    const session::DrawTree single =
-        changed(session::kSingleTree) ? drawOf(session::kSingleTree) : split_->single()->tree();
-    const QString singleSub = tr("%1 VMAs · height %2 · one tree, one rwsem")
-                                  .arg(loc.toString(qulonglong(single.nodes.size())))
-                                  .arg(single.height);
-    show(split_->single(), session::kSingleTree, single,
-         tr("single i_mmap tree of %1").arg(fileName), singleSub);
-    show(tree_, session::kSingleTree, single, tr("single i_mmap tree of %1").arg(fileName),
-         singleSub);
     const bool sharded = set.splitPolicy().kind == mapping::Policy::Kind::Sharded;
-    for (std::size_t i = 0; i < set.splitCount(); ++i) {
-        const TreeId t = static_cast<TreeId>(i + 1);
-        views::TreeView* v = split_->part(static_cast<int>(i));
-        const session::DrawTree d = changed(t) ? drawOf(t) : v->tree();
-        show(v, t, d, (sharded ? tr("shard %1") : tr("node %1")).arg(i),
-             tr("%1 VMAs · h %2").arg(loc.toString(qulonglong(d.nodes.size()))).arg(d.height));
+    if (set.hasBTrees()) {
+        showBTrees();
+    } else {
+        const session::DrawTree single =
+            changed(session::kSingleTree) ? drawOf(session::kSingleTree) : split_->single()->tree();
+        const QString singleSub = tr("%1 VMAs · height %2 · one tree, one rwsem")
+                                      .arg(loc.toString(qulonglong(single.nodes.size())))
+                                      .arg(single.height);
+        show(split_->single(), session::kSingleTree, single,
+             tr("single i_mmap tree of %1").arg(fileName), singleSub);
+        show(tree_, session::kSingleTree, single, tr("single i_mmap tree of %1").arg(fileName),
+             singleSub);
+        for (std::size_t i = 0; i < set.splitCount(); ++i) {
+            const TreeId t = static_cast<TreeId>(i + 1);
+            views::TreeView* v = split_->part(static_cast<int>(i));
+            const session::DrawTree d = changed(t) ? drawOf(t) : v->tree();
+            show(v, t, d, (sharded ? tr("shard %1") : tr("node %1")).arg(i),
+                 tr("%1 VMAs · h %2").arg(loc.toString(qulonglong(d.nodes.size()))).arg(d.height));
+        }
     }
     const mapping::Policy& pol = set.splitPolicy();
     const std::size_t n = set.splitCount();
@@ -167,6 +171,11 @@ void TreePages::refreshTrees(bool motion) {
                       .arg(locks.memoryPerInodeBytes(n));
     // The single-node case, said plainly: the split changes nothing but the memory.
     if (n == 1) heading += tr(" · one NUMA node: the split tree is the single tree");
+    if (set.hasBTrees())
+        heading = tr("B-tree index (%1): every tree below is the B+tree the review suggested, "
+                     "not the kernel's rbtree · ")
+                      .arg(QString::fromStdString(pol.name())) +
+                  heading;
     split_->setHeading(heading);
     const auto* walk = dynamic_cast<const session::WalkPlayer*>(anim_->player());
     if (walk) showWalk(*walk);
@@ -179,6 +188,47 @@ void TreePages::refreshTrees(bool motion) {
         controls_->setCaption(
             tr("Insert or remove a VMA (or run exec / exit) to watch the kernel's steps."));
     }
+}
+
+void TreePages::showBTrees() {
+    const session::TreeSet& set = session_.trees();
+    const auto* player = dynamic_cast<const session::BTreePlayer*>(anim_->player());
+    const QLocale loc;
+    auto show = [&](views::TreeView* v, TreeId t, const QString& title, bool wide) {
+        if (player && player->touches(t))
+            v->setBTree(player->draw(t));
+        else
+            v->setBTree(session::DrawBTree::of(set.btree(t),
+                                               [&set](const btree::Item* item, int& id, int& home) {
+                                                   id = session::TreeSet::idOf(item);
+                                                   home = set.entry(id).vma.homeNode;
+                                               }));
+        // Of the picture shown (mid-animation it is not the tree's last state).
+        const session::DrawBTree& d = v->btree();
+        const std::size_t leaves = d.leaves().size(), inners = d.nodes.size() - leaves;
+        const double bytes =
+            static_cast<double>(leaves * sizeof(btree::Leaf) + inners * sizeof(btree::Inner));
+        const double perVma = d.items ? bytes / static_cast<double>(d.items) + 8 : 0;
+        const QString items = loc.toString(qulonglong(d.items));
+        v->setTitle(title, wide ? tr("%1 VMAs · height %2 · %3 nodes of %4 slots · %5 B per VMA "
+                                     "with its back pointer (rbtree: 32)")
+                                      .arg(items)
+                                      .arg(d.height)
+                                      .arg(loc.toString(qulonglong(d.nodes.size())))
+                                      .arg(btree::kFanout)
+                                      .arg(perVma, 0, 'f', 1)
+                                : tr("%1 VMAs · h %2").arg(items).arg(d.height));
+        v->setSelectedId(selected_);
+        v->setBTreeHighlight(player ? player->highlight(t) : session::BTreeHighlight{});
+    };
+    const QString fileName = QString::fromStdString(set.file().name());
+    show(split_->single(), session::kSingleTree, tr("single B-tree index of %1").arg(fileName),
+         true);
+    show(tree_, session::kSingleTree, tr("single B-tree index of %1").arg(fileName), true);
+    const bool sharded = set.splitPolicy().kind == mapping::Policy::Kind::Sharded;
+    for (std::size_t i = 0; i < set.splitCount(); ++i)
+        show(split_->part(static_cast<int>(i)), static_cast<TreeId>(i + 1),
+             (sharded ? tr("shard %1") : tr("node %1")).arg(i), false);
 }
 
 void TreePages::showWalk(const session::WalkPlayer& walk) {
@@ -199,6 +249,17 @@ void TreePages::showWalk(const session::WalkPlayer& walk) {
 }
 
 void TreePages::walkPages(itree::Index first, itree::Index last) {
+    if (session_.trees().hasBTrees()) {
+        auto walk = session_.walkBTrees(first, last);
+        host_.showStatus(tr("rmap walk of pages [0x%1, 0x%2] over the B-trees: %3 steps")
+                             .arg(QString::number(first, 16), QString::number(last, 16))
+                             .arg(walk->count()),
+                         15000);
+        for (views::PageAxis* a : {split_->pageAxis(), treeAxis_})
+            a->setRange(first, last);
+        anim_->start(std::move(walk), autoplay_ && host_.interactive());
+        return;
+    }
     auto walk = std::make_unique<session::WalkPlayer>(session_.trees(), first, last);
     walk->setStride(static_cast<session::WalkPlayer::Stride>(walkStride_));
     host_.showStatus(QString::fromStdString(walk->summary()), 15000);
@@ -206,7 +267,10 @@ void TreePages::walkPages(itree::Index first, itree::Index last) {
 }
 
 void TreePages::clearWalk() {
-    if (!dynamic_cast<const session::WalkPlayer*>(anim_->player())) return;
+    const auto* frames = dynamic_cast<const session::BTreePlayer*>(anim_->player());
+    if (!dynamic_cast<const session::WalkPlayer*>(anim_->player()) &&
+        !(frames && frames->isQuery()))
+        return;
     anim_->drop();
     for (views::PageAxis* a : {split_->pageAxis(), treeAxis_})
         a->clearRange();
@@ -261,7 +325,7 @@ void TreePages::selectId(int id) {
     }
 }
 
-void TreePages::runOps(std::unique_ptr<session::StepPlayer> player) {
+void TreePages::runOps(std::unique_ptr<session::Playback> player) {
     anim_->drop();
     model_->refresh();
     for (views::PageAxis* a : {split_->pageAxis(), treeAxis_}) {

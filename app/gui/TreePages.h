@@ -67,7 +67,8 @@ public:
 private:
     void refreshTrees(bool motion);
     void showWalk(const session::WalkPlayer& walk);
-    void runOps(std::unique_ptr<session::StepPlayer> player);
+    void showBTrees();
+    void runOps(std::unique_ptr<session::Playback> player);
 
     session::Session& session_;
     PageHost& host_;

@@ -142,6 +142,11 @@ void addOptions(QCommandLineParser& p) {
         {"scale", "With --figure-only: pixels per logical pixel of a PNG (1-8).", "N", "1"});
     p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
     p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
+    p.addOption({"split",
+                 "The tree tabs' split policy: split-trees (default), sharded:K, or a B-tree "
+                 "one: btree (the single tree as the B-tree index), btree+split-trees (per-node "
+                 "B-trees).",
+                 "POLICY"});
     p.addOption({"exec-steps",
                  "Run exec (a new process maps libc) and show it N steps in, paused: for "
                  "screenshots of the step animation.",
@@ -268,6 +273,13 @@ int runApp(QApplication& app) {
                    ? 0
                    : 1;
     if (p.isSet(saveOpt)) return w.saveScenario(p.value(saveOpt)) ? 0 : 1;
+    if (p.isSet("split")) {
+        immap::mapping::Policy policy;
+        std::string error;
+        if (!immap::mapping::Policy::parse(p.value("split").toStdString(), policy, error))
+            return fail("--split: " + QString::fromStdString(error));
+        w.treePages()->setSplitPolicy(p.value("split"));
+    }
     if (p.isSet("exec-steps")) {
         bool okN = false;
         const int n = p.value("exec-steps").toInt(&okN);

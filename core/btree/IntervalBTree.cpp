@@ -113,6 +113,7 @@ Index IntervalBTree::maxOf(void* node, bool leaf) const {
 
 void IntervalBTree::insert(Item* item) {
     if (observer_) observer_->readItem(item);
+    note(StepKind::Begin, nullptr, -1, item);
     if (!root_) {
         Leaf* l = newLeaf();
         root_ = l;
@@ -131,6 +132,7 @@ void IntervalBTree::insert(Item* item) {
         while (i > 0 && n->sep[i] > item->start)
             --i;
         rd(&n->child[i], sizeof(void*));
+        note(StepKind::Descend, n, i);
         node = n->child[i];
     }
     auto* l = static_cast<Leaf*>(node);
@@ -147,6 +149,7 @@ bool IntervalBTree::insertAfter(Item* item, Item* prev) {
         observer_->readItem(item);
         observer_->readItem(prev);
     }
+    note(StepKind::Begin, nullptr, -1, item);
     Leaf* l = prev->leaf_;
     rd(l, 64);
     rd(l->item, sizeof(Item*) * static_cast<std::size_t>(l->count));
@@ -196,6 +199,7 @@ void IntervalBTree::insertAt(Leaf* l, int pos, Item* item) {
         ++into->count;
         moved(item, into);
         link(l->parent, l, r, r->start[0], true);
+        note(StepKind::Split, l, into == l ? pos : -1, item);
         // The split nodes' max-last are exact now, the levels above them not yet: raise all
         // the way (covered levels cannot be skipped here: the split's top may be under them).
         raise(into, item->last, false);
@@ -214,6 +218,7 @@ void IntervalBTree::insertAt(Leaf* l, int pos, Item* item) {
     l->item[pos] = item;
     ++l->count;
     moved(item, l);
+    note(StepKind::Place, l, pos, item);
     raise(l, item->last, true);
 }
 
@@ -309,7 +314,10 @@ void IntervalBTree::raise(Leaf* leaf, Index last, bool stopWhenCovered) {
     // do all above it (unless a split has just rewritten the levels below): stop there, read
     // from the header, without reading the parent.
     rd(leaf, 64);
-    if (stopWhenCovered && leaf->max >= last) return;
+    if (stopWhenCovered && leaf->max >= last) {
+        note(StepKind::Covered, leaf);
+        return;
+    }
     if (leaf->max < last) {
         leaf->max = last;
         wr(leaf, 64);
@@ -323,8 +331,12 @@ void IntervalBTree::raise(Leaf* leaf, Index last, bool stopWhenCovered) {
         if (p->maxLast[i] < last) {
             p->maxLast[i] = last;
             wr(&p->maxLast[i], sizeof(Index));
+            note(StepKind::MaxLast, p, i);
         }
-        if (stopWhenCovered && p->max >= last) return;
+        if (stopWhenCovered && p->max >= last) {
+            note(StepKind::Covered, p);
+            return;
+        }
         if (p->max < last) {
             p->max = last;
             wr(p, 64);
@@ -346,6 +358,7 @@ void IntervalBTree::refresh(Leaf* leaf, Index removedLast) {
         const int i = slotOf(p, node);
         wr(&p->maxLast[i], sizeof(Index));
         p->maxLast[i] = m;
+        note(StepKind::MaxLast, p, i);
         if (removedLast < p->max) return;
         const Index pm = maxOf(p, false);
         if (pm == removedLast) return;
@@ -357,6 +370,7 @@ void IntervalBTree::remove(Item* item) {
     Leaf* l = item->leaf_;
     assert(l);
     if (observer_) observer_->readItem(item);
+    note(StepKind::Begin, nullptr, -1, item);
     rd(l, 64);
     rd(l->item, sizeof(Item*) * static_cast<std::size_t>(l->count));
     int pos = 0;
@@ -379,8 +393,10 @@ void IntervalBTree::remove(Item* item) {
         free(l);
         root_ = nullptr;
         height_ = 0;
+        note(StepKind::Unplace, nullptr, pos, item);
         return;
     }
+    note(StepKind::Unplace, l, pos, item);
     refresh(l, item->last);
     if (l != root_ && l->count < kMinFill) rebalance(l);
 }
@@ -414,6 +430,7 @@ void IntervalBTree::rebalance(Leaf* l) {
         p->sep[i + 1] = right->start[0];
         p->maxLast[i] = maxOf(l, true);
         p->maxLast[i + 1] = maxOf(right, true);
+        note(StepKind::Borrow, l, 1);
         return;
     }
     if (left) rd(left, 64);
@@ -438,6 +455,7 @@ void IntervalBTree::rebalance(Leaf* l) {
         p->sep[i] = l->start[0];
         p->maxLast[i - 1] = maxOf(left, true);
         p->maxLast[i] = maxOf(l, true);
+        note(StepKind::Borrow, l, 0);
         return;
     }
     // Merge with a sibling: the right one of the pair moves into the left one.
@@ -461,6 +479,7 @@ void IntervalBTree::rebalance(Leaf* l) {
     unlinkChild(p, bi);
     p->maxLast[bi - 1] = maxOf(a, true);
     free(b);
+    note(StepKind::Merge, a);
     rebalance(p);
 }
 
@@ -490,6 +509,7 @@ void IntervalBTree::rebalance(Inner* n) {
             free(n);
             root_ = only;
             --height_;
+            note(StepKind::Shrink, only);
         }
         return;
     }
@@ -529,6 +549,7 @@ void IntervalBTree::rebalance(Inner* n) {
         --right->count;
         p->maxLast[i] = maxOf(n, false);
         p->maxLast[i + 1] = maxOf(right, false);
+        note(StepKind::Borrow, n, 1);
         return;
     }
     if (left) rd(left, 64);
@@ -553,6 +574,7 @@ void IntervalBTree::rebalance(Inner* n) {
         p->sep[i] = left->sep[left->count];
         p->maxLast[i - 1] = maxOf(left, false);
         p->maxLast[i] = maxOf(n, false);
+        note(StepKind::Borrow, n, 0);
         return;
     }
     Inner* a = left ? left : n;
@@ -576,6 +598,7 @@ void IntervalBTree::rebalance(Inner* n) {
     unlinkChild(p, bi);
     p->maxLast[bi - 1] = maxOf(a, false);
     free(b);
+    note(StepKind::Merge, a);
     rebalance(p);
 }
 

@@ -16,6 +16,7 @@
 #include "Inner.h"
 #include "Item.h"
 #include "Leaf.h"
+#include "StepHook.h"
 #include "TouchObserver.h"
 
 namespace immap::btree {
@@ -60,6 +61,8 @@ public:
     // When set, every following operation reports what it reads and writes (TouchObserver.h:
     // LineCounter counts the lines, the simulator prices them).
     void setObserver(TouchObserver* observer) { observer_ = observer; }
+    // When set, every following update and query reports its primitive steps (StepHook.h).
+    void setStepHook(StepHook* hook) { hook_ = hook; }
 
 private:
     friend class BTreeChecker;
@@ -73,6 +76,10 @@ private:
     void wr(const void* p, std::size_t bytes) const {
         if (observer_) [[unlikely]]
             observer_->write(p, bytes);
+    }
+    void note(StepKind kind, const void* node, int slot = -1, const Item* item = nullptr) const {
+        if (hook_) [[unlikely]]
+            hook_->step(kind, node, slot, item);
     }
     void moved(Item* item, Leaf* to);
 
@@ -98,6 +105,7 @@ private:
     std::size_t leaves_ = 0;
     std::size_t inners_ = 0;
     TouchObserver* observer_ = nullptr;
+    StepHook* hook_ = nullptr;
     std::vector<Leaf*> spareLeaves_;  // freed nodes, reused before new ones
     std::vector<Inner*> spareInners_;
 };
@@ -107,6 +115,7 @@ void IntervalBTree::visit(const void* node, int level, Index start, Index last, 
     // A scan reports each key line as it enters it (kPerLine keys): its loads of one line are
     // that line's traffic once.
     constexpr int kPerLine = 64 / sizeof(Index);
+    note(StepKind::Visit, node);
     if (level == 1) {
         const auto* l = static_cast<const Leaf*>(node);
         rd(l, 64);
@@ -118,6 +127,7 @@ void IntervalBTree::visit(const void* node, int level, Index start, Index last, 
             if (l->last[i] >= start) {
                 if (i / kPerLine != itemLine) rd(&l->item[i], sizeof(Item*));
                 itemLine = i / kPerLine;
+                note(StepKind::Match, l, i, l->item[i]);
                 f(l->item[i]);
             }
         }
@@ -129,7 +139,10 @@ void IntervalBTree::visit(const void* node, int level, Index start, Index last, 
         if (i % kPerLine == 0) rd(&n->sep[i], sizeof(Index));
         if (i > 0 && n->sep[i] > last) return;  // child i and later start after `last`
         if (i % kPerLine == 0) rd(&n->maxLast[i], sizeof(Index));
-        if (n->maxLast[i] < start) continue;  // nothing in it reaches `start`
+        if (n->maxLast[i] < start) {  // nothing in it reaches `start`
+            note(StepKind::Prune, n, i);
+            continue;
+        }
         rd(&n->child[i], sizeof(void*));
         visit(n->child[i], level - 1, start, last, f);
     }

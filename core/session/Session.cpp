@@ -1,6 +1,7 @@
 #include "Session.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "DefaultScenario.h"
 #include "limits/Cancelled.h"
@@ -107,8 +108,10 @@ void Session::rebuild() {
     trees_ = std::make_unique<TreeSet>(file(), host_->mappings, *host_->topology, split_);
 }
 
-std::unique_ptr<StepPlayer> Session::run(const std::vector<TreeOp>& ops) {
-    auto player = std::make_unique<StepPlayer>(*trees_);
+std::unique_ptr<Playback> Session::run(const std::vector<TreeOp>& ops) {
+    auto steps = std::make_unique<StepPlayer>(*trees_);
+    auto frames = std::make_unique<BTreePlayer>(*trees_);
+    const bool btree = trees_->hasBTrees();
     std::vector<int> ids;
     for (const TreeOp& op : ops)
         ids.push_back(op.kind == TreeOp::Kind::Insert ? trees_->add(op.vma, op.comm) : op.id);
@@ -117,20 +120,51 @@ std::unique_ptr<StepPlayer> Session::run(const std::vector<TreeOp>& ops) {
     for (int pass = 0; pass < 2; ++pass) {
         for (std::size_t i = 0; i < ops.size(); ++i) {
             const TreeId t = pass == 0 ? kSingleTree : trees_->splitTreeId(ids[i]);
-            itree::StepRecorder& rec = player->beginOp(t);
-            if (ops[i].kind == TreeOp::Kind::Insert)
-                trees_->link(ids[i], t, &rec);
+            const bool insert = ops[i].kind == TreeOp::Kind::Insert;
+            itree::StepRecorder* rec = btree ? nullptr : &steps->beginOp(t);
+            BTreeRecorder* hook = nullptr;
+            if (btree) {
+                hook = &frames->beginOp(t);
+                const mapping::Vma& v = trees_->entry(ids[i]).vma;
+                char range[64];
+                std::snprintf(range, sizeof range, " [0x%llx, 0x%llx]",
+                              static_cast<unsigned long long>(v.first()),
+                              static_cast<unsigned long long>(v.last()));
+                hook->begin((insert ? "insert pid " : "remove pid ") + std::to_string(v.pid) +
+                            range);
+            }
+            if (insert)
+                trees_->link(ids[i], t, rec, hook);
             else
-                trees_->unlink(ids[i], t, &rec);
-            player->endOp(t);
+                trees_->unlink(ids[i], t, rec, hook);
+            if (btree)
+                frames->endOp(t);
+            else
+                steps->endOp(t);
         }
     }
     for (std::size_t i = 0; i < ops.size(); ++i)
         if (ops[i].kind == TreeOp::Kind::Remove) trees_->markDead(ids[i]);
+    if (btree) return frames;
+    return steps;
+}
+
+std::unique_ptr<BTreePlayer> Session::walkBTrees(itree::Index first, itree::Index last) const {
+    auto player = std::make_unique<BTreePlayer>(*trees_);
+    player->setQuery(true);
+    char range[64];
+    std::snprintf(range, sizeof range, "rmap walk of pages [0x%llx, 0x%llx]",
+                  static_cast<unsigned long long>(first), static_cast<unsigned long long>(last));
+    for (TreeId t = 0; t < static_cast<TreeId>(trees_->treeCount()); ++t) {
+        BTreeRecorder& rec = player->beginOp(t);
+        rec.begin(range, first, last);
+        trees_->queryBTree(t, first, last, &rec);
+        player->endOp(t);
+    }
     return player;
 }
 
-std::unique_ptr<StepPlayer> Session::runRecipe(const ProcessRecipe& r, std::int64_t pid, int node) {
+std::unique_ptr<Playback> Session::runRecipe(const ProcessRecipe& r, std::int64_t pid, int node) {
     return run(r.ops(*trees_, pid, node));
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "BTreePlayer.h"
 #include "ProcessRecipe.h"
 #include "SimSettings.h"
 #include "StepPlayer.h"
@@ -70,9 +71,13 @@ public:
     const TreeSet& trees() const { return *trees_; }
 
     // Runs ops on every tree at once (the single tree's first, then the split trees'), recorded;
-    // the returned player replays them from the state before.
-    std::unique_ptr<StepPlayer> run(const std::vector<TreeOp>& ops);
-    std::unique_ptr<StepPlayer> runRecipe(const ProcessRecipe& r, std::int64_t pid, int node);
+    // the returned player replays them from the state before: the rbtrees' kernel steps
+    // (StepPlayer), or the B-trees' (BTreePlayer) when the policy's structure is the B-tree.
+    std::unique_ptr<Playback> run(const std::vector<TreeOp>& ops);
+    std::unique_ptr<Playback> runRecipe(const ProcessRecipe& r, std::int64_t pid, int node);
+    // An rmap walk's query of file pages [first, last] on every B-tree, step by step (only when
+    // the trees have B-trees; the rbtrees' walk is WalkPlayer).
+    std::unique_ptr<BTreePlayer> walkBTrees(itree::Index first, itree::Index last) const;
     // A pid no live VMA of this file uses, for exec.
     std::int64_t freshPid() const;
 

@@ -10,6 +10,11 @@ TreeSet::TreeSet(const mapping::MappedFile& file, const mapping::HostMappings& h
     : file_(&file), policy_(split), placement_(split, topo) {
     for (std::size_t i = 0; i < placement_.treeCount(); ++i)
         split_.push_back(std::make_unique<itree::IntervalTree>());
+    if (split.structure == mapping::Policy::Structure::BTree) {
+        bsingle_ = std::make_unique<btree::IntervalBTree>();
+        for (std::size_t i = 0; i < placement_.treeCount(); ++i)
+            bsplit_.push_back(std::make_unique<btree::IntervalBTree>());
+    }
     for (const mapping::Vma& v : file.vmas) {
         const auto& procs = host.processes();
         const std::string comm = v.process < procs.size() ? procs[v.process].comm : "?";
@@ -25,6 +30,27 @@ const itree::IntervalTree& TreeSet::tree(TreeId t) const {
 
 itree::IntervalTree& TreeSet::treeMut(TreeId t) {
     return t == kSingleTree ? single_ : *split_.at(static_cast<std::size_t>(t - 1));
+}
+
+btree::IntervalBTree& TreeSet::btreeMut(TreeId t) const {
+    if (!bsingle_) throw std::logic_error("no B-trees under this policy");
+    return t == kSingleTree ? *bsingle_ : *bsplit_.at(static_cast<std::size_t>(t - 1));
+}
+
+const btree::IntervalBTree& TreeSet::btree(TreeId t) const {
+    return btreeMut(t);
+}
+
+int TreeSet::idOf(const btree::Item* item) {
+    return static_cast<const BItem*>(item)->id;
+}
+
+void TreeSet::queryBTree(TreeId t, itree::Index first, itree::Index last,
+                         btree::StepHook* hook) const {
+    btree::IntervalBTree& b = btreeMut(t);
+    b.setStepHook(hook);
+    b.forOverlapping(first, last, [](btree::Item*) {});
+    b.setStepHook(nullptr);
 }
 
 std::vector<int> TreeSet::liveIds() const {
@@ -83,11 +109,16 @@ int TreeSet::add(const mapping::Vma& v, const std::string& comm) {
         n->last = v.last();
         n->id = id;
     }
+    for (BItem* b : {&s.bsingle, &s.bsplit}) {
+        b->start = v.first();
+        b->last = v.last();
+        b->id = id;
+    }
     ++live_;
     return id;
 }
 
-void TreeSet::link(int id, TreeId t, itree::StepRecorder* rec) {
+void TreeSet::link(int id, TreeId t, itree::StepRecorder* rec, btree::StepHook* hook) {
     TreeNode& n = nodeMut(id, t);
     if (n.linked) throw std::logic_error("VMA already in that tree");
     itree::IntervalTree& tree = treeMut(t);
@@ -95,9 +126,16 @@ void TreeSet::link(int id, TreeId t, itree::StepRecorder* rec) {
     tree.insert(&n);
     tree.setRecorder(nullptr);
     n.linked = true;
+    if (bsingle_) {
+        Slot& s = entries_.at(static_cast<std::size_t>(id));
+        btree::IntervalBTree& b = btreeMut(t);
+        b.setStepHook(hook);
+        b.insert(t == kSingleTree ? &s.bsingle : &s.bsplit);
+        b.setStepHook(nullptr);
+    }
 }
 
-void TreeSet::unlink(int id, TreeId t, itree::StepRecorder* rec) {
+void TreeSet::unlink(int id, TreeId t, itree::StepRecorder* rec, btree::StepHook* hook) {
     TreeNode& n = nodeMut(id, t);
     if (!n.linked) throw std::logic_error("VMA not in that tree");
     itree::IntervalTree& tree = treeMut(t);
@@ -105,6 +143,13 @@ void TreeSet::unlink(int id, TreeId t, itree::StepRecorder* rec) {
     tree.remove(&n);
     tree.setRecorder(nullptr);
     n.linked = false;
+    if (bsingle_) {
+        Slot& s = entries_.at(static_cast<std::size_t>(id));
+        btree::IntervalBTree& b = btreeMut(t);
+        b.setStepHook(hook);
+        b.remove(t == kSingleTree ? &s.bsingle : &s.bsplit);
+        b.setStepHook(nullptr);
+    }
 }
 
 void TreeSet::markDead(int id) {

@@ -1,7 +1,10 @@
 #pragma once
 // One file's i_mmap as mutable trees: the single tree and the trees of a split policy, holding
 // the same VMAs. Unlike mapping::FileMapping (a read-only picture) it takes inserts and removes,
-// optionally recorded step by step, so that exec/exit and the animation can change it.
+// optionally recorded step by step, so that exec/exit and the animation can change it. When the
+// policy's structure is the B-tree (issue 20: "btree", "btree+split-trees"), each tree also has
+// its B-tree index over the same VMAs, updated with it: the views draw those, while the rbtrees
+// stay for everything else (the rmap walk's kernel picture, the table).
 
 #include <cstdint>
 #include <deque>
@@ -9,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "btree/IntervalBTree.h"
 #include "itree/IntervalTree.h"
 #include "itree/StepRecorder.h"
 #include "mapping/FileMapping.h"
@@ -43,6 +47,12 @@ public:
     std::size_t splitCount() const { return split_.size(); }
     std::size_t treeCount() const { return 1 + split_.size(); }
     const itree::IntervalTree& tree(TreeId t) const;
+    bool hasBTrees() const { return bsingle_ != nullptr; }
+    const btree::IntervalBTree& btree(TreeId t) const;
+    static int idOf(const btree::Item* item);
+    // A query of B-tree t for [first, last], reporting its steps to `hook`; the index is not
+    // changed.
+    void queryBTree(TreeId t, itree::Index first, itree::Index last, btree::StepHook* hook) const;
 
     // Entry ids are stable for the set's lifetime; removed entries stay (alive = false) so that
     // recordings and selections that name them stay valid.
@@ -71,8 +81,9 @@ public:
     void remove(int id);
     // The same, one tree at a time (the animation runs the single tree's ops, then the splits').
     int add(const mapping::Vma& v, const std::string& comm);  // stored, in no tree yet
-    void link(int id, TreeId t, itree::StepRecorder* rec);
-    void unlink(int id, TreeId t, itree::StepRecorder* rec);
+    // The B-tree of t too, when there are B-trees, its steps reported to `hook` if given.
+    void link(int id, TreeId t, itree::StepRecorder* rec, btree::StepHook* hook = nullptr);
+    void unlink(int id, TreeId t, itree::StepRecorder* rec, btree::StepHook* hook = nullptr);
     void markDead(int id);
 
 private:
@@ -80,12 +91,18 @@ private:
         int id = 0;
         bool linked = false;
     };
+    struct BItem : btree::Item {
+        int id = 0;
+    };
     struct Slot {
         VmaEntry e;
         TreeNode single;
         TreeNode split;
+        BItem bsingle;
+        BItem bsplit;
     };
     itree::IntervalTree& treeMut(TreeId t);
+    btree::IntervalBTree& btreeMut(TreeId t) const;
     TreeNode& nodeMut(int id, TreeId t);
 
     const mapping::MappedFile* file_;
@@ -95,6 +112,8 @@ private:
     std::size_t live_ = 0;
     itree::IntervalTree single_;
     std::vector<std::unique_ptr<itree::IntervalTree>> split_;
+    std::unique_ptr<btree::IntervalBTree> bsingle_;  // null unless the structure is the B-tree
+    std::vector<std::unique_ptr<btree::IntervalBTree>> bsplit_;
 };
 
 }  // namespace immap::session

@@ -79,6 +79,40 @@ private slots:
         QCOMPARE(still(w), end);
     }
 
+    void aBTreePolicyPlaysItsBTreesBothWays() {
+        // Issue 20: under btree+split-trees every tree tab draws the B-tree indexes, and an
+        // insert plays the B-tree's own steps; back to the start is the picture from before.
+        gui::MainWindow w(false);
+        open(w);
+        w.treePages()->setSplitPolicy(QStringLiteral("btree+split-trees"));
+        views::SplitView* split = w.splitView();
+        QCOMPARE(split->partCount(), 4);
+        QVERIFY(split->single()->showsBTree() && w.treeView()->showsBTree());
+        for (int i = 0; i < split->partCount(); ++i)
+            QVERIFY(split->part(i)->showsBTree());
+        QCOMPARE(split->single()->btree().items, std::size_t{300});
+        const QImage before = still(w);
+        w.insertVma(session::ExecRecipe::vma(999, 2, 0x30, 0x40, "r--p"));
+        auto* player = w.animation()->player();
+        QVERIFY(dynamic_cast<session::BTreePlayer*>(player));
+        QCOMPARE(still(w), before);
+        w.animation()->forward();
+        QVERIFY2(w.controls()->caption().startsWith(
+                     QStringLiteral("single tree: insert pid 999 [0x30, 0x6f]: descend")),
+                 qPrintable(w.controls()->caption()));
+        w.animation()->toEnd();
+        const QImage end = still(w);
+        QVERIFY(end != before);
+        QCOMPARE(split->single()->btree().items, std::size_t{301});
+        QCOMPARE(split->part(2)->btree().items, w.session().trees().btree(3).size());
+        while (!player->atStart())
+            w.animation()->back();
+        QCOMPARE(still(w), before);
+        // Back to the kernel's rbtree: discs again.
+        w.treePages()->setSplitPolicy(QStringLiteral("split-trees"));
+        QVERIFY(!split->single()->showsBTree());
+    }
+
     void shortcutsDriveThePlayer() {
         gui::MainWindow w(false);
         open(w);

@@ -64,7 +64,9 @@ private slots:
         std::vector<session::TreeOp> ops = session::ExecRecipe{}.ops(set, s.freshPid(), 1);
         for (auto& op : session::ExitRecipe{}.ops(set, 10007, 0))
             ops.push_back(op);
-        auto player = s.run(ops);
+        auto played = s.run(ops);
+        auto* player = dynamic_cast<session::StepPlayer*>(played.get());
+        QVERIFY(player);
         QVERIFY(player->count() > 20);
         QVERIFY(player->atStart());
         player->seek(player->count());
