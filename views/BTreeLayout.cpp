@@ -43,8 +43,22 @@ BTreeLayout BTreeLayout::of(const session::DrawBTree& tree) {
     return l;
 }
 
-double BTreeLayout::labelSlotPx() {
-    return 5.4 * TreeLayout::kLabelCharPx * TreeLayout::labelScale();
+double BTreeLayout::maxSlotPx() {
+    return kMaxSlotPx * TreeLayout::labelScale();
+}
+double BTreeLayout::maxBoxPx() {
+    return kMaxBoxPx * TreeLayout::labelScale();
+}
+double BTreeLayout::maxRowPx() {
+    return kMaxRowPx * TreeLayout::labelScale();
+}
+
+double BTreeLayout::labelPx(double slotPx, double boxPx) {
+    return std::min({TreeLayout::kLabelPx * TreeLayout::labelScale(), slotPx / 3.5, boxPx / 2.6});
+}
+
+double BTreeLayout::insetBandPx() {
+    return std::max(34.0, labelBoxPx() + 6) + 20;
 }
 
 double BTreeLayout::labelBoxPx() {
@@ -53,15 +67,18 @@ double BTreeLayout::labelBoxPx() {
 
 void BTreeLayout::fit(const QRectF& area) {
     const double w = std::max(width, static_cast<double>(capacity));
-    sx = std::min(area.width() / w, kMaxSlotPx);
-    sy = std::min(area.height() / std::max(1, rows), kMaxRowPx);
+    sx = std::min(area.width() / w, maxSlotPx());
+    // Leaves are `capacity` slots in `capacity` of room: drawn at sx a slot.
+    const bool readable = labelPx(sx, maxBoxPx()) >= kMinLabelPx;
+    const double height = area.height() - (readable ? 0 : insetBandPx());
+    sy = std::min(std::max(height, 1.0) / std::max(1, rows), maxRowPx());
     ox = area.left() + (area.width() - w * sx) / 2;
     oy = area.top();
 }
 
 void BTreeLayout::zoomAt(const QPointF& anchor, double factor) {
     const double wx = (anchor.x() - ox) / sx;
-    sx = std::clamp(sx * factor, 1e-3, 4 * kMaxSlotPx);
+    sx = std::clamp(sx * factor, 1e-3, 4 * maxSlotPx());
     ox = anchor.x() - wx * sx;
 }
 
@@ -75,7 +92,7 @@ void BTreeLayout::keepView(const BTreeLayout& old) {
 double BTreeLayout::slotPx(int i) const {
     // As wide as the level's room allows, never narrower than the zoom's own slots.
     const double roomPx = room[static_cast<std::size_t>(i)] * sx / capacity;
-    return std::max(sx, std::min(roomPx, kMaxSlotPx));
+    return std::max(sx, std::min(roomPx, maxSlotPx()));
 }
 
 QRectF BTreeLayout::box(int i) const {
@@ -83,10 +100,14 @@ QRectF BTreeLayout::box(int i) const {
     const double w = slotPx(i) * capacity;
     // Half the row, or more where that lets two lines of labels in (rows packed tight).
     const double h =
-        std::min(kMaxBoxPx, std::max(sy * kBoxFraction, std::min(sy * 0.75, labelBoxPx())));
-    const double cx = center[u] * sx + ox;
+        std::min(maxBoxPx(), std::max(sy * kBoxFraction, std::min(sy * 0.75, labelBoxPx())));
     const double cy = (level[u] + 0.5) * sy + oy;
-    return {cx - w / 2, cy - h / 2, w, h};
+    // Centred over its children, but inside the tree's span: a wide upper box over lopsided
+    // subtrees would stick out past the leaf row.
+    double left = center[u] * sx + ox - w / 2;
+    const double span = std::max(width, static_cast<double>(capacity)) * sx;
+    if (w <= span) left = std::clamp(left, ox, ox + span - w);
+    return {left, cy - h / 2, w, h};
 }
 
 QRectF BTreeLayout::slotRect(int i, int slot) const {

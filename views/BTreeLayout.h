@@ -6,7 +6,7 @@
 // (C slots per box, G slots of gap); an inner node's box is centred over its children's; level
 // L's row spans y = [L, L + 1]. Screen = world scaled by (sx, sy) plus (ox, oy). A box is drawn
 // wider than its C slots where its level leaves room (the distance to its neighbours), up to
-// kMaxSlotPx a slot, so that a 6,000-VMA tree fitted to a window still shows its root and
+// maxSlotPx() a slot, so that a 6,000-VMA tree fitted to a window still shows its root and
 // upper levels readably over a raster of leaves, as TreeLayout gives sparse levels discs.
 
 #include <QPointF>
@@ -31,7 +31,8 @@ struct BTreeLayout {
     static BTreeLayout of(const session::DrawBTree& tree);
 
     // The whole tree in `area`: the leaf row across its width (slots no wider than
-    // kMaxSlotPx), levels kMaxRowPx apart at most, from the top.
+    // maxSlotPx()), levels maxRowPx() apart at most, from the top; when the leaves are too
+    // small to read, less the band the magnified step's node takes at the bottom.
     void fit(const QRectF& area);
     void zoomAt(const QPointF& anchor, double factor);  // horizontally; rows keep their height
     void pan(const QPointF& delta) {
@@ -47,20 +48,28 @@ struct BTreeLayout {
     QRectF slotRect(int i, int slot) const;
     QPointF anchorOf(int i) const { return box(i).center(); }
     // Whether node i's slots are wide enough to write their values in.
-    bool labelled(int i) const {
-        return slotPx(i) >= labelSlotPx() && box(i).height() >= labelBoxPx();
-    }
+    bool labelled(int i) const { return labelPx(slotPx(i), box(i).height()) >= kMinLabelPx; }
     // The node and slot under p ({i, -1} on a box's frame outside its slots; {-1, -1} none).
     std::pair<int, int> slotAt(const QPointF& p) const;
 
     static constexpr double kGap = 2;            // slots between neighbouring leaf boxes
-    static constexpr double kMaxSlotPx = 46;     // the widest a slot is drawn
-    static constexpr double kMaxRowPx = 96;      // the most a level's row takes
-    static constexpr double kBoxFraction = 0.5;  // of a row, the box's height ...
-    static constexpr double kMaxBoxPx = 40;      // ... up to this
-    // A slot wide enough for "0x1d4" at the label type (6.4 px a character at 10 px).
-    static double labelSlotPx();
-    static double labelBoxPx();  // two lines of it
+    static constexpr double kBoxFraction = 0.5;  // of a row, the box's height, up to maxBoxPx
+    // At 10 px type (all three grow with workshop mode's type, TreeLayout::labelScale): the
+    // widest a slot is drawn, the tallest a box, the most a level's row takes.
+    static constexpr double kMaxSlotPx = 46;
+    static constexpr double kMaxBoxPx = 40;
+    static constexpr double kMaxRowPx = 96;
+    static double maxSlotPx();
+    static double maxBoxPx();
+    static double maxRowPx();
+    // The type a slot's two values are written in: the label type, or smaller where the slot
+    // is narrower than "0x1d4" at it (3.5 px of width and 2.6 of height per px of type); none
+    // under kMinLabelPx.
+    static double labelPx(double slotPx, double boxPx);
+    static constexpr double kMinLabelPx = 9;
+    static double labelBoxPx();  // two lines at the label type
+    // The band fit() keeps free at the bottom for the step's magnified node (BTreePainter).
+    static double insetBandPx();
 };
 
 }  // namespace immap::views

@@ -34,8 +34,15 @@ QColor maxLastInk() {
 }
 
 // One node's box with its slots in `box` (its own place, or the magnified copy).
+// labelPx: the values' type, 0 for none.
 void paintBox(QPainter& p, const session::DrawBTree& tree, int i, const QRectF& box,
-              const BTreeDecor& d, int capacity, bool labels) {
+              const BTreeDecor& d, int capacity, double labelPx) {
+    const bool labels = labelPx >= BTreeLayout::kMinLabelPx;
+    if (labels) {
+        QFont f = p.font();
+        f.setPixelSize(static_cast<int>(labelPx));
+        p.setFont(f);
+    }
     const DrawBNode& n = tree.nodes[static_cast<std::size_t>(i)];
     const BTreeHighlight* m = d.mark;
     const double w = box.width() / capacity;
@@ -194,12 +201,12 @@ void BTreePainter::paintLegend(QPainter& p, const QRect& rect, int homeNodes, bo
 QRectF BTreePainter::insetFor(const BTreeLayout& l, int i, const QRect& clip) {
     if (i < 0 || l.labelled(i)) return {};
     const double slot =
-        std::min(BTreeLayout::labelSlotPx() * 1.1, (clip.width() - 16.0) / std::max(1, l.capacity));
+        std::min(BTreeLayout::maxSlotPx() * 1.2, (clip.width() - 16.0) / std::max(1, l.capacity));
     const double w = slot * l.capacity;
-    const double h = std::max(34.0, BTreeLayout::labelBoxPx() + 6);
+    const double h = BTreeLayout::insetBandPx() - 20;
     const double x =
         std::clamp(l.box(i).center().x() - w / 2, clip.left() + 8.0, clip.right() - 8.0 - w);
-    return {x, clip.bottom() - h - 10, w, h};
+    return {x, clip.bottom() - h - 8, w, h};
 }
 
 void BTreePainter::paint(QPainter& p, const session::DrawBTree& tree, const BTreeLayout& l,
@@ -232,7 +239,8 @@ void BTreePainter::paint(QPainter& p, const session::DrawBTree& tree, const BTre
     for (int i = 0; i < n; ++i) {
         const QRectF b = l.box(i);
         if (!view.intersects(b.adjusted(-6, -6, 6, 6))) continue;
-        paintBox(p, tree, i, b, d, l.capacity, l.labelled(i));
+        paintBox(p, tree, i, b, d, l.capacity,
+                 l.labelled(i) ? BTreeLayout::labelPx(l.slotPx(i), b.height()) : 0);
     }
     // The step's node, magnified where it cannot be read in place.
     const int focus = d.mark ? d.mark->focus.node : -1;
@@ -247,7 +255,7 @@ void BTreePainter::paint(QPainter& p, const session::DrawBTree& tree, const BTre
             p.setBrush(QColor(255, 255, 255, 235));
             p.drawRoundedRect(inset.adjusted(-7, -7, 7, 7), 4, 4);
             paintBox(p, tree, focus, inset, d, l.capacity,
-                     inset.width() / l.capacity >= BTreeLayout::labelSlotPx());
+                     BTreeLayout::labelPx(inset.width() / l.capacity, inset.height()));
         }
     }
     p.restore();

@@ -78,6 +78,29 @@ void IntervalBTree::free(Inner* n) {
     spareInners_.push_back(n);
 }
 
+void IntervalBTree::report(StepKind kind, const void* node, int slot, const Item* item) const {
+    hook_->step(kind, node, slot, item);
+}
+
+int IntervalBTree::childFor(const Inner* n, Index start) {
+    int i = n->count - 1;
+    while (i > 0 && n->sep[i] > start)
+        --i;
+    return i;
+}
+
+// The descent an insert is about to make, as steps (it changes nothing, so it can be told
+// first; the untraced descent then pays nothing for it).
+void IntervalBTree::noteDescent(Index start) const {
+    const void* node = root_;
+    for (int level = height_; level > 1; --level) {
+        const auto* n = static_cast<const Inner*>(node);
+        const int i = childFor(n, start);
+        note(StepKind::Descend, n, i);
+        node = n->child[i];
+    }
+}
+
 void IntervalBTree::moved(Item* item, Leaf* to) {
     item->leaf_ = to;
     if (observer_) observer_->backPointer(item);
@@ -123,16 +146,15 @@ void IntervalBTree::insert(Item* item) {
     }
     // Down to the last child whose lower bound is at or before the start: everything after
     // it starts later, so the item goes after every equal start.
+    if (hook_) [[unlikely]]
+        noteDescent(item->start);
     void* node = root_;
     for (int level = height_; level > 1; --level) {
         auto* n = static_cast<Inner*>(node);
         rd(n, 64);
         rd(n->sep, sizeof(Index) * static_cast<std::size_t>(n->count));
-        int i = n->count - 1;
-        while (i > 0 && n->sep[i] > item->start)
-            --i;
+        const int i = childFor(n, item->start);
         rd(&n->child[i], sizeof(void*));
-        note(StepKind::Descend, n, i);
         node = n->child[i];
     }
     auto* l = static_cast<Leaf*>(node);
@@ -309,13 +331,14 @@ void IntervalBTree::link(Inner* parent, void* left, void* right, Index sep, bool
     parent->maxLast[at] = maxOf(right, leaves);
 }
 
+template <bool Traced>
 void IntervalBTree::raise(Leaf* leaf, Index last, bool stopWhenCovered) {
     // The item's last into every max on the way up. Where a node's max already covers it, so
     // do all above it (unless a split has just rewritten the levels below): stop there, read
     // from the header, without reading the parent.
     rd(leaf, 64);
     if (stopWhenCovered && leaf->max >= last) {
-        note(StepKind::Covered, leaf);
+        if constexpr (Traced) note(StepKind::Covered, leaf);
         return;
     }
     if (leaf->max < last) {
@@ -331,10 +354,10 @@ void IntervalBTree::raise(Leaf* leaf, Index last, bool stopWhenCovered) {
         if (p->maxLast[i] < last) {
             p->maxLast[i] = last;
             wr(&p->maxLast[i], sizeof(Index));
-            note(StepKind::MaxLast, p, i);
+            if constexpr (Traced) note(StepKind::MaxLast, p, i);
         }
         if (stopWhenCovered && p->max >= last) {
-            note(StepKind::Covered, p);
+            if constexpr (Traced) note(StepKind::Covered, p);
             return;
         }
         if (p->max < last) {
@@ -344,6 +367,7 @@ void IntervalBTree::raise(Leaf* leaf, Index last, bool stopWhenCovered) {
     }
 }
 
+template <bool Traced>
 void IntervalBTree::refresh(Leaf* leaf, Index removedLast) {
     // Only a node whose max was the removed item's last can change; it stays when another
     // entry has the same last. Each level up the same (the kernel's augment propagation
@@ -358,7 +382,7 @@ void IntervalBTree::refresh(Leaf* leaf, Index removedLast) {
         const int i = slotOf(p, node);
         wr(&p->maxLast[i], sizeof(Index));
         p->maxLast[i] = m;
-        note(StepKind::MaxLast, p, i);
+        if constexpr (Traced) note(StepKind::MaxLast, p, i);
         if (removedLast < p->max) return;
         const Index pm = maxOf(p, false);
         if (pm == removedLast) return;

@@ -40,7 +40,12 @@ public:
     // insertion order): f(Item*) for each.
     template <class F>
     void forOverlapping(Index start, Index last, F&& f) const {
-        if (root_) visit(root_, height_, start, last, f);
+        // A traced query is a second instantiation: an untraced one pays nothing for tracing.
+        if (!root_) return;
+        if (hook_) [[unlikely]]
+            visit<true>(root_, height_, start, last, f);
+        else
+            visit<false>(root_, height_, start, last, f);
     }
     std::vector<Item*> overlapping(Index start, Index last) const;
 
@@ -67,7 +72,7 @@ public:
 private:
     friend class BTreeChecker;
 
-    template <class F>
+    template <bool Traced, class F>
     void visit(const void* node, int level, Index start, Index last, F& f) const;
     void rd(const void* p, std::size_t bytes) const {
         if (observer_) [[unlikely]]
@@ -79,15 +84,32 @@ private:
     }
     void note(StepKind kind, const void* node, int slot = -1, const Item* item = nullptr) const {
         if (hook_) [[unlikely]]
-            hook_->step(kind, node, slot, item);
+            report(kind, node, slot, item);
     }
+    // Out of line and cold, so that an untraced operation's code stays as tight as before.
+    [[gnu::cold, gnu::noinline]] void report(StepKind kind, const void* node, int slot,
+                                             const Item* item) const;
     void moved(Item* item, Leaf* to);
 
     void insertAt(Leaf* leaf, int pos, Item* item);
     // Puts `right` (a new node) into `parent` right after `left`, splitting upwards as needed.
     void link(Inner* parent, void* left, void* right, Index sep, bool leaves);
-    void raise(Leaf* leaf, Index last, bool stopWhenCovered);  // max-last up, after an insert
-    void refresh(Leaf* leaf, Index removedLast);               // exact max-last up, after a remove
+    // Max-last up, after an insert; exact max-last up, after a remove. Traced: with a step per
+    // write (a second instantiation, as visit's).
+    template <bool Traced>
+    void raise(Leaf* leaf, Index last, bool stopWhenCovered);
+    void raise(Leaf* leaf, Index last, bool stopWhenCovered) {
+        hook_ ? raise<true>(leaf, last, stopWhenCovered)
+              : raise<false>(leaf, last, stopWhenCovered);
+    }
+    template <bool Traced>
+    void refresh(Leaf* leaf, Index removedLast);
+    void refresh(Leaf* leaf, Index removedLast) {
+        hook_ ? refresh<true>(leaf, removedLast) : refresh<false>(leaf, removedLast);
+    }
+    // The child of n that a search for `start` goes down to.
+    static int childFor(const Inner* n, Index start);
+    void noteDescent(Index start) const;
     void rebalance(Leaf* leaf);
     void rebalance(Inner* node);
     void unlinkChild(Inner* parent, int slot);
@@ -110,12 +132,12 @@ private:
     std::vector<Inner*> spareInners_;
 };
 
-template <class F>
+template <bool Traced, class F>
 void IntervalBTree::visit(const void* node, int level, Index start, Index last, F& f) const {
     // A scan reports each key line as it enters it (kPerLine keys): its loads of one line are
     // that line's traffic once.
     constexpr int kPerLine = 64 / sizeof(Index);
-    note(StepKind::Visit, node);
+    if constexpr (Traced) note(StepKind::Visit, node);
     if (level == 1) {
         const auto* l = static_cast<const Leaf*>(node);
         rd(l, 64);
@@ -127,7 +149,7 @@ void IntervalBTree::visit(const void* node, int level, Index start, Index last, 
             if (l->last[i] >= start) {
                 if (i / kPerLine != itemLine) rd(&l->item[i], sizeof(Item*));
                 itemLine = i / kPerLine;
-                note(StepKind::Match, l, i, l->item[i]);
+                if constexpr (Traced) note(StepKind::Match, l, i, l->item[i]);
                 f(l->item[i]);
             }
         }
@@ -140,11 +162,11 @@ void IntervalBTree::visit(const void* node, int level, Index start, Index last, 
         if (i > 0 && n->sep[i] > last) return;  // child i and later start after `last`
         if (i % kPerLine == 0) rd(&n->maxLast[i], sizeof(Index));
         if (n->maxLast[i] < start) {  // nothing in it reaches `start`
-            note(StepKind::Prune, n, i);
+            if constexpr (Traced) note(StepKind::Prune, n, i);
             continue;
         }
         rd(&n->child[i], sizeof(void*));
-        visit(n->child[i], level - 1, start, last, f);
+        visit<Traced>(n->child[i], level - 1, start, last, f);
     }
 }
 

@@ -145,7 +145,7 @@ std::string BTreeRecorder::text(btree::StepKind kind, const DrawBTree& before, c
         case K::Descend:
             return head + where + ": child " + std::to_string(slot) +
                    (slot > 0 ? " is the last whose lower bound " + hex(at(slot)) + " <= start"
-                             : " (no lower bound above start)") +
+                             : ": every later child's lower bound is above start") +
                    "; go down";
         case K::Place:
             return head + where + " has room: entries from slot " + std::to_string(slot) +

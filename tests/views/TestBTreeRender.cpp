@@ -57,21 +57,23 @@ class TestBTreeRender : public QObject {
 private slots:
     void layoutIsTheHandWorkedGeometry() {
         // World: leaves at x 0-16 and 18-34 (16 slots, 2 of gap), the root centred over them
-        // at 17. Fitted into 340 x 200: 10 px a slot, rows 96 px (at most), boxes 40 px high.
+        // at 17. Fitted into 340 x 200: 10 px a slot, too narrow to write in (10 / 3.5 px of
+        // type), so 54 px stay free at the bottom for the magnified step (34 + 20): rows
+        // (200 - 54) / 2 = 73 px, boxes 36.5 px high (half a row, at most 40).
         // A leaf's room is its neighbour's distance less the gap (16 slots: no wider); the
         // lone root's is the whole width less the gap (32 slots: 20 px a slot).
         views::BTreeLayout l = views::BTreeLayout::of(twoLeaves());
         QCOMPARE(l.width, 34.0);
         l.fit(QRectF(0, 0, 340, 200));
         QCOMPARE(l.sx, 10.0);
-        QCOMPARE(l.sy, 96.0);
-        QCOMPARE(l.box(1), QRectF(0, 124, 160, 40));
-        QCOMPARE(l.box(2), QRectF(180, 124, 160, 40));
-        QCOMPARE(l.box(0), QRectF(10, 28, 320, 40));
-        QCOMPARE(l.slotRect(0, 1), QRectF(30, 28, 20, 40));
-        QCOMPARE(l.slotAt(QPointF(195, 140)), std::make_pair(2, 1));
-        QCOMPARE(l.slotAt(QPointF(170, 140)), std::make_pair(-1, -1));  // the gap
-        // Too narrow to write "0x1d4" (34.6 px at 10 px type): no labels at this size.
+        QCOMPARE(l.sy, 73.0);
+        QCOMPARE(l.box(1), QRectF(0, 91.25, 160, 36.5));
+        QCOMPARE(l.box(2), QRectF(180, 91.25, 160, 36.5));
+        QCOMPARE(l.box(0), QRectF(10, 18.25, 320, 36.5));
+        QCOMPARE(l.slotRect(0, 1), QRectF(30, 18.25, 20, 36.5));
+        QCOMPARE(l.slotAt(QPointF(195, 100)), std::make_pair(2, 1));
+        QCOMPARE(l.slotAt(QPointF(170, 100)), std::make_pair(-1, -1));  // the gap
+        // The root's 20 px slots would take 5.7 px type: no labels at this size.
         QVERIFY(!l.labelled(0));
         l.zoomAt(QPointF(0, 0), 4);
         QVERIFY(l.labelled(0) && l.labelled(1));
