@@ -1,16 +1,15 @@
 #include "BTreeRecorder.h"
 
+#include "StepCaption.h"
+
 #include <algorithm>
-#include <cstdio>
 
 namespace immap::session {
 
 namespace {
 
 std::string hex(btree::Index v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
+    return StepCaption::hex(v);
 }
 
 // Whether the step changes the tree (a new picture) or only reads it (the last one again).

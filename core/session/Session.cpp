@@ -1,9 +1,9 @@
 #include "Session.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "DefaultScenario.h"
+#include "StepCaption.h"
 #include "limits/Cancelled.h"
 #include "procfs/ParseError.h"
 
@@ -126,12 +126,9 @@ std::unique_ptr<Playback> Session::run(const std::vector<TreeOp>& ops) {
             if (btree) {
                 hook = &frames->beginOp(t);
                 const mapping::Vma& v = trees_->entry(ids[i]).vma;
-                char range[64];
-                std::snprintf(range, sizeof range, " [0x%llx, 0x%llx]",
-                              static_cast<unsigned long long>(v.first()),
-                              static_cast<unsigned long long>(v.last()));
                 hook->begin((insert ? "insert pid " : "remove pid ") + std::to_string(v.pid) +
-                            range);
+                            " [" + StepCaption::hex(v.first()) + ", " + StepCaption::hex(v.last()) +
+                            "]");
             }
             if (insert)
                 trees_->link(ids[i], t, rec, hook);
@@ -152,9 +149,8 @@ std::unique_ptr<Playback> Session::run(const std::vector<TreeOp>& ops) {
 std::unique_ptr<BTreePlayer> Session::walkBTrees(itree::Index first, itree::Index last) const {
     auto player = std::make_unique<BTreePlayer>(*trees_);
     player->setQuery(true);
-    char range[64];
-    std::snprintf(range, sizeof range, "rmap walk of pages [0x%llx, 0x%llx]",
-                  static_cast<unsigned long long>(first), static_cast<unsigned long long>(last));
+    const std::string range =
+        "rmap walk of pages [" + StepCaption::hex(first) + ", " + StepCaption::hex(last) + "]";
     for (TreeId t = 0; t < static_cast<TreeId>(trees_->treeCount()); ++t) {
         BTreeRecorder& rec = player->beginOp(t);
         rec.begin(range, first, last);

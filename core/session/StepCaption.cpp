@@ -5,13 +5,13 @@
 
 namespace immap::session {
 
-namespace {
-
-std::string hex(std::uint64_t v) {
+std::string StepCaption::hex(std::uint64_t v) {
     char buf[24];
     std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
     return buf;
 }
+
+namespace {
 
 bool isInsertColor(const itree::Step& s) {
     return std::string_view(s.function) == "__rb_insert";

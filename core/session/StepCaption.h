@@ -17,6 +17,7 @@ public:
     static std::string nodeName(const TreeSet& set, const itree::Node* n);
     static std::string treeName(const TreeSet& set, TreeId tree);
     static std::string caseText(const itree::Step& s);
+    static std::string hex(std::uint64_t v);  // "0x1d4", as every caption writes a page
 };
 
 }  // namespace immap::session

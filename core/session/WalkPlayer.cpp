@@ -10,9 +10,7 @@ namespace immap::session {
 
 namespace {
 std::string hex(std::uint64_t v) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-    return buf;
+    return StepCaption::hex(v);
 }
 }  // namespace
 
