@@ -456,6 +456,22 @@ void TreeView::keyPressEvent(QKeyEvent* e) {
     };
     const auto& nodes = tree_.nodes;
     auto at = [&](int i) -> const session::DrawNode& { return nodes[static_cast<std::size_t>(i)]; };
+    if (btreeMode_ && (e->key() == Qt::Key_Left || e->key() == Qt::Key_Right) &&
+        (e->modifiers() & Qt::ControlModifier)) {
+        // The previous or next VMA in key order, across leaves, as the rbtree's in-order
+        // neighbours.
+        const int id = btree_.stepFrom(selectedId_, e->key() == Qt::Key_Left ? -1 : 1);
+        if (id < 0) return;
+        setSelectedId(id);
+        const auto [node, slot] = btree_.slotOfId(id);
+        const QRect area = treeArea();
+        const QPointF c = blayout_.slotRect(node, slot).center();
+        if (!area.contains(c.toPoint()))
+            blayout_.pan(QPointF(QPointF(area.center()).x() - c.x(), 0));
+        update();
+        emit nodeClicked(id);
+        return;
+    }
     switch (e->key()) {
         case Qt::Key_F:
             fitToWindow();

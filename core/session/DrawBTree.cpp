@@ -1,5 +1,7 @@
 #include "DrawBTree.h"
 
+#include <algorithm>
+
 namespace immap::session {
 
 DrawBTree DrawBTree::of(const btree::IntervalBTree& tree,
@@ -73,6 +75,19 @@ std::vector<int> DrawBTree::leaves() const {
     for (std::size_t i = 0; i < nodes.size(); ++i)
         if (nodes[i].leaf) out.push_back(static_cast<int>(i));
     return out;
+}
+
+int DrawBTree::stepFrom(int id, int step) const {
+    std::vector<int> order;
+    for (int i : leaves())
+        for (int x : nodes[static_cast<std::size_t>(i)].id)
+            order.push_back(x);
+    if (order.empty()) return -1;
+    const auto it = std::find(order.begin(), order.end(), id);
+    if (it == order.end()) return order.front();
+    const auto at = std::clamp<std::ptrdiff_t>(it - order.begin() + step, 0,
+                                               static_cast<std::ptrdiff_t>(order.size()) - 1);
+    return order[static_cast<std::size_t>(at)];
 }
 
 bool operator==(const DrawBNode& a, const DrawBNode& b) {

@@ -37,6 +37,9 @@ struct DrawBTree {
     // The leaf and slot holding entry `id`; {-1, -1} if absent.
     std::pair<int, int> slotOfId(int id) const;
     std::vector<int> leaves() const;  // draw indices of the leaves, left to right
+    // The item `step` places from entry `id` in key order, across leaves (clamped at the ends);
+    // the first item when `id` is not here; -1 when the tree is empty.
+    int stepFrom(int id, int step) const;
 
     // `describe` gives an item's id and home node.
     static DrawBTree of(

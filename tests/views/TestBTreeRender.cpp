@@ -131,6 +131,23 @@ private slots:
         QCOMPARE(clicked.count(), 1);
     }
 
+    void ctrlArrowsStepThroughTheVmasInKeyOrder() {
+        views::TreeView v;
+        v.resize(420, 330);
+        v.setBTree(twoLeaves());
+        QSignalSpy clicked(&v, &views::TreeView::nodeClicked);
+        v.setSelectedId(7);  // the left leaf's last
+        QTest::keyClick(&v, Qt::Key_Right, Qt::ControlModifier);
+        QCOMPARE(v.selectedId(), 8);  // the right leaf's first
+        QTest::keyClick(&v, Qt::Key_Left, Qt::ControlModifier);
+        QTest::keyClick(&v, Qt::Key_Left, Qt::ControlModifier);
+        QCOMPARE(v.selectedId(), 6);
+        QCOMPARE(clicked.count(), 3);
+        v.setSelectedId(16);
+        QTest::keyClick(&v, Qt::Key_Right, Qt::ControlModifier);
+        QCOMPARE(v.selectedId(), 16);  // the last stays the last
+    }
+
     void anRbtreeAfterwardsIsDrawnAsAnRbtree() {
         views::TreeView v;
         v.resize(420, 330);
