@@ -4,8 +4,8 @@
 // fit-to-window (F or double click), keyboard navigation (Up parent, Down left child,
 // Shift+Down right child, Ctrl+Left/Right in-order neighbours). Given a B-tree (setBTree) it
 // draws that instead, as boxes of slots (BTreeLayout, BTreePainter), with the same zoom, pan,
-// fit, selection (Ctrl+Left/Right: the VMAs in key order) and export. It shows what it is given and emits what the user asks for; it
-// never changes a tree.
+// fit, selection (Ctrl+Left/Right: the VMAs in key order) and export. It shows what it is given and
+// emits what the user asks for; it never changes a tree.
 
 #include <QHash>
 #include <QVariantAnimation>
