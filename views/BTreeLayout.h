@@ -46,7 +46,6 @@ struct BTreeLayout {
     double slotPx(int i) const;
     QRectF box(int i) const;
     QRectF slotRect(int i, int slot) const;
-    QPointF anchorOf(int i) const { return box(i).center(); }
     // Whether node i's slots are wide enough to write their values in.
     bool labelled(int i) const { return labelPx(slotPx(i), box(i).height()) >= kMinLabelPx; }
     // The node and slot under p ({i, -1} on a box's frame outside its slots; {-1, -1} none).

@@ -200,15 +200,12 @@ void TreePages::showBTrees() {
         else
             v->setBTree(session::DrawBTree::of(set.btree(t),
                                                [&set](const btree::Item* item, int& id, int& home) {
-                                                   id = session::TreeSet::idOf(item);
-                                                   home = set.entry(id).vma.homeNode;
+                                                   set.describe(item, id, home);
                                                }));
         // Of the picture shown (mid-animation it is not the tree's last state).
         const session::DrawBTree& d = v->btree();
-        const std::size_t leaves = d.leaves().size(), inners = d.nodes.size() - leaves;
-        const double bytes =
-            static_cast<double>(leaves * sizeof(btree::Leaf) + inners * sizeof(btree::Inner));
-        const double perVma = d.items ? bytes / static_cast<double>(d.items) + 8 : 0;
+        const double perVma =
+            d.items ? static_cast<double>(d.linkBytes) / static_cast<double>(d.items) : 0;
         const QString items = loc.toString(qulonglong(d.items));
         v->setTitle(title, wide ? tr("%1 VMAs · height %2 · %3 nodes of %4 slots · %5 B per VMA "
                                      "with its back pointer (rbtree: 32)")

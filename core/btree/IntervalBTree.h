@@ -62,6 +62,9 @@ public:
     std::size_t leafCount() const { return leaves_; }
     std::size_t innerCount() const { return inners_; }
     std::size_t bytes() const { return leaves_ * sizeof(Leaf) + inners_ * sizeof(Inner); }
+    // The memory the items' linkage takes: the nodes plus each item's back pointer (what
+    // replaces the rbtree's 32 bytes in a VMA).
+    std::size_t linkBytes() const { return bytes() + sizeof(Leaf*) * size_; }
 
     // When set, every following operation reports what it reads and writes (TouchObserver.h:
     // LineCounter counts the lines, the simulator prices them).

@@ -11,8 +11,7 @@ BTreeRecorder& BTreePlayer::beginOp(TreeId t) {
     if (!rec)
         rec = std::make_unique<BTreeRecorder>(
             set_->btree(t), [set = set_](const btree::Item* item, int& id, int& home) {
-                id = TreeSet::idOf(item);
-                home = set->entry(id).vma.homeNode;
+                set->describe(item, id, home);
             });
     opStart_[t] = rec->frames().size();
     return *rec;

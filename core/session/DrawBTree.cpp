@@ -9,6 +9,7 @@ DrawBTree DrawBTree::of(const btree::IntervalBTree& tree,
     DrawBTree out;
     out.height = tree.height();
     out.items = tree.size();
+    out.linkBytes = tree.linkBytes();
     if (!tree.root()) return out;
     // Breadth first: a level's nodes are contiguous and left to right, so a layout reads
     // them in order.

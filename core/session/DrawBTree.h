@@ -31,6 +31,7 @@ struct DrawBTree {
     std::vector<DrawBNode> nodes;  // by level from the root, each level left to right
     int height = 0;                // levels (0 when empty)
     std::size_t items = 0;
+    std::size_t linkBytes = 0;      // the index's IntervalBTree::linkBytes() when pictured
     int capacity = btree::kFanout;  // slots per node box
 
     int indexOf(const void* address) const;  // -1 if absent
@@ -41,7 +42,7 @@ struct DrawBTree {
     // the first item when `id` is not here; -1 when the tree is empty.
     int stepFrom(int id, int step) const;
 
-    // `describe` gives an item's id and home node.
+    // `describe` gives an item's id and home node (TreeSet::describe for a TreeSet's trees).
     static DrawBTree of(
         const btree::IntervalBTree& tree,
         const std::function<void(const btree::Item*, int& id, int& home)>& describe);

@@ -109,9 +109,11 @@ void Session::rebuild() {
 }
 
 std::unique_ptr<Playback> Session::run(const std::vector<TreeOp>& ops) {
-    auto steps = std::make_unique<StepPlayer>(*trees_);
-    auto frames = std::make_unique<BTreePlayer>(*trees_);
+    // The rbtrees' kernel steps, or, when the trees are B-trees, the B-trees' (the rbtrees
+    // beside them are then updated unrecorded).
     const bool btree = trees_->hasBTrees();
+    auto steps = btree ? nullptr : std::make_unique<StepPlayer>(*trees_);
+    auto frames = btree ? std::make_unique<BTreePlayer>(*trees_) : nullptr;
     std::vector<int> ids;
     for (const TreeOp& op : ops)
         ids.push_back(op.kind == TreeOp::Kind::Insert ? trees_->add(op.vma, op.comm) : op.id);

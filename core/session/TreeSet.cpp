@@ -45,6 +45,11 @@ int TreeSet::idOf(const btree::Item* item) {
     return static_cast<const BItem*>(item)->id;
 }
 
+void TreeSet::describe(const btree::Item* item, int& id, int& home) const {
+    id = idOf(item);
+    home = entry(id).vma.homeNode;
+}
+
 void TreeSet::queryBTree(TreeId t, itree::Index first, itree::Index last,
                          btree::StepHook* hook) const {
     btree::IntervalBTree& b = btreeMut(t);
@@ -126,13 +131,20 @@ void TreeSet::link(int id, TreeId t, itree::StepRecorder* rec, btree::StepHook* 
     tree.insert(&n);
     tree.setRecorder(nullptr);
     n.linked = true;
-    if (bsingle_) {
-        Slot& s = entries_.at(static_cast<std::size_t>(id));
-        btree::IntervalBTree& b = btreeMut(t);
-        b.setStepHook(hook);
-        b.insert(t == kSingleTree ? &s.bsingle : &s.bsplit);
-        b.setStepHook(nullptr);
-    }
+    updateBTree(id, t, true, hook);
+}
+
+void TreeSet::updateBTree(int id, TreeId t, bool insert, btree::StepHook* hook) {
+    if (!bsingle_) return;
+    Slot& s = entries_.at(static_cast<std::size_t>(id));
+    BItem* item = t == kSingleTree ? &s.bsingle : &s.bsplit;
+    btree::IntervalBTree& b = btreeMut(t);
+    b.setStepHook(hook);
+    if (insert)
+        b.insert(item);
+    else
+        b.remove(item);
+    b.setStepHook(nullptr);
 }
 
 void TreeSet::unlink(int id, TreeId t, itree::StepRecorder* rec, btree::StepHook* hook) {
@@ -143,13 +155,7 @@ void TreeSet::unlink(int id, TreeId t, itree::StepRecorder* rec, btree::StepHook
     tree.remove(&n);
     tree.setRecorder(nullptr);
     n.linked = false;
-    if (bsingle_) {
-        Slot& s = entries_.at(static_cast<std::size_t>(id));
-        btree::IntervalBTree& b = btreeMut(t);
-        b.setStepHook(hook);
-        b.remove(t == kSingleTree ? &s.bsingle : &s.bsplit);
-        b.setStepHook(nullptr);
-    }
+    updateBTree(id, t, false, hook);
 }
 
 void TreeSet::markDead(int id) {

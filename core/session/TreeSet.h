@@ -50,6 +50,8 @@ public:
     bool hasBTrees() const { return bsingle_ != nullptr; }
     const btree::IntervalBTree& btree(TreeId t) const;
     static int idOf(const btree::Item* item);
+    // An item's entry id and home node: what a picture of a B-tree (DrawBTree) shows of it.
+    void describe(const btree::Item* item, int& id, int& home) const;
     // A query of B-tree t for [first, last], reporting its steps to `hook`; the index is not
     // changed.
     void queryBTree(TreeId t, itree::Index first, itree::Index last, btree::StepHook* hook) const;
@@ -103,6 +105,8 @@ private:
     };
     itree::IntervalTree& treeMut(TreeId t);
     btree::IntervalBTree& btreeMut(TreeId t) const;
+    // The VMA into or out of tree t's B-tree, when there are B-trees.
+    void updateBTree(int id, TreeId t, bool insert, btree::StepHook* hook);
     TreeNode& nodeMut(int id, TreeId t);
 
     const mapping::MappedFile* file_;

@@ -34,8 +34,7 @@ void FileTree::remove(SimVma* v) {
 }
 
 std::size_t FileTree::linkBytes() const {
-    return rb_ ? itree::kLinkageBytes * rb_->size()
-               : bt_->bytes() + kBackPointerBytes * bt_->size();
+    return rb_ ? itree::kLinkageBytes * rb_->size() : bt_->linkBytes();
 }
 
 int FileTree::height() const {

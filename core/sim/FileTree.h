@@ -33,7 +33,6 @@ public:
     // The memory its VMAs' linkage takes: the rbtree's 32 bytes per VMA (vm_area_struct's
     // shared.rb and rb_subtree_last), or the B-tree's nodes plus an 8-byte back pointer per VMA.
     std::size_t linkBytes() const;
-    static constexpr std::size_t kBackPointerBytes = 8;
 
     // Every VMA overlapping [first, last], in order: found(SimVma*). The rbtree's node reads
     // (each a VMA) go to rbRead(const SimVma*), as vma_interval_tree_iter_first/next make them;

@@ -108,6 +108,15 @@ private slots:
         while (!player->atStart())
             w.animation()->back();
         QCOMPARE(still(w), before);
+        // A click on a leaf slot selects that VMA in the window (and so in the table).
+        views::TreeView* single = split->single();
+        const session::DrawBTree& d = single->btree();
+        const int leaf = d.leaves().front();
+        const int id = d.nodes[static_cast<std::size_t>(leaf)].id[0];
+        const QRectF r = single->btreeLayout().slotRect(leaf, 0);
+        QTest::mouseClick(single, Qt::LeftButton, {}, r.center().toPoint());
+        QCOMPARE(w.treePages()->selectedId(), id);
+        QCOMPARE(w.treePages()->table()->selectedId(), id);
         // Back to the kernel's rbtree: discs again.
         w.treePages()->setSplitPolicy(QStringLiteral("split-trees"));
         QVERIFY(!split->single()->showsBTree());

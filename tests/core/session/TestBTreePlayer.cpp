@@ -29,8 +29,7 @@ std::unique_ptr<session::Session> load(int processes, const char* policy) {
 
 session::DrawBTree picture(const session::TreeSet& set, session::TreeId t) {
     return session::DrawBTree::of(set.btree(t), [&](const btree::Item* it, int& id, int& home) {
-        id = session::TreeSet::idOf(it);
-        home = set.entry(id).vma.homeNode;
+        set.describe(it, id, home);
     });
 }
 
