@@ -22,10 +22,6 @@ void closeAt(T* a, int count, int pos) {
 
 IntervalBTree::~IntervalBTree() {
     if (root_) destroy(root_, height_);
-    for (Leaf* l : spareLeaves_)
-        delete l;
-    for (Inner* n : spareInners_)
-        delete n;
 }
 
 void IntervalBTree::destroy(void* node, int level) {
@@ -39,43 +35,26 @@ void IntervalBTree::destroy(void* node, int level) {
     delete n;
 }
 
-// Freed nodes are kept for the next split, as the kernel's node caches (kmem_cache) keep
-// freed objects: exec/exit churn splits and merges all the time, and fresh heap pages would
-// cost a page fault per few splits.
 Leaf* IntervalBTree::newLeaf() {
     ++leaves_;
-    if (spareLeaves_.empty()) {
-        auto* l = new Leaf;
-        if (observer_) observer_->created(l, sizeof(Leaf));
-        return l;
-    }
-    Leaf* l = spareLeaves_.back();
-    spareLeaves_.pop_back();
-    *l = Leaf{};
+    Leaf* l = pool_.leaf();
     if (observer_) observer_->created(l, sizeof(Leaf));
     return l;
 }
 Inner* IntervalBTree::newInner(bool leaves) {
     ++inners_;
-    Inner* n = nullptr;
-    if (spareInners_.empty()) {
-        n = new Inner;
-    } else {
-        n = spareInners_.back();
-        spareInners_.pop_back();
-        *n = Inner{};
-    }
+    Inner* n = pool_.inner();
     n->leaves = leaves;
     if (observer_) observer_->created(n, sizeof(Inner));
     return n;
 }
 void IntervalBTree::free(Leaf* l) {
     --leaves_;
-    spareLeaves_.push_back(l);
+    pool_.give(l);
 }
 void IntervalBTree::free(Inner* n) {
     --inners_;
-    spareInners_.push_back(n);
+    pool_.give(n);
 }
 
 void IntervalBTree::report(StepKind kind, const void* node, int slot, const Item* item) const {

@@ -16,6 +16,7 @@
 #include "Inner.h"
 #include "Item.h"
 #include "Leaf.h"
+#include "NodePool.h"
 #include "StepHook.h"
 #include "TouchObserver.h"
 
@@ -131,8 +132,7 @@ private:
     std::size_t inners_ = 0;
     TouchObserver* observer_ = nullptr;
     StepHook* hook_ = nullptr;
-    std::vector<Leaf*> spareLeaves_;  // freed nodes, reused before new ones
-    std::vector<Inner*> spareInners_;
+    NodePool pool_;  // freed nodes, reused before new ones
 };
 
 template <bool Traced, class F>
