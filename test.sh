@@ -9,10 +9,9 @@ ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # No display on CI or most dev shells; Qt's offscreen platform needs none.
 export QT_QPA_PLATFORM=offscreen
 
-# Serial by default: some suites are CPU-heavy (benchmarks, simulator sweeps) and the machines
-# have 2 cores, so running them side by side makes timings noisy and risks timeouts.
-# ctest itself honours CTEST_PARALLEL_LEVEL from the environment, which overrides this.
-export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-1}"
+# One test per core (CTEST_PARALLEL_LEVEL overrides it): the suites that must have the machine
+# to themselves say so in their CMakeLists.txt (RUN_SERIAL), the rest share it.
+export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"
 
 # exec: ctest's exit status becomes this script's (and CI's verdict).
 # --no-tests=error: a build that silently lost its tests must not pass.

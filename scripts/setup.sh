@@ -61,6 +61,13 @@ fi
 
 ((packages_only)) && exit 0
 
+# The compiler cache (used when ccache is installed; see CMakeLists.txt): for root, in the same
+# place as CI's (.ci/run), outside the checkout, so that a developer's builds warm CI's and the
+# fresh-machine chroot (scripts/fresh-debian-test.sh mounts it) shares it.
+if [[ -z ${CCACHE_DIR:-} && $(id -u) -eq 0 ]]; then
+  export CCACHE_DIR=/var/cache/immap-lab/ccache
+fi
+
 # Configure only when there is no cache yet or it was made by another generator; otherwise the
 # build step below re-runs CMake by itself whenever a CMakeLists.txt changed. CMake refuses to
 # switch generators in an existing build tree, so the old cache has to go first.

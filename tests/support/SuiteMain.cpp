@@ -1,5 +1,6 @@
 // main() for every test executable: `EXE [ClassName] [Qt Test options]`.
 #include <QCoreApplication>
+#include <QDir>
 #ifdef IMMAP_GUI_TESTS
 #include <QApplication>
 #endif
@@ -25,6 +26,9 @@ int main(int argc, char** argv) {
 #else
     QCoreApplication app(argc, argv);
 #endif
+    // The tests' paths to the checkout and the programs are relative to this executable's
+    // directory (tests/CMakeLists.txt, immap_test_paths), where CTest starts it anyway.
+    QDir::setCurrent(QCoreApplication::applicationDirPath());
     const char* only = argc > 1 && argv[1][0] != '-' ? argv[1] : nullptr;
     // Qt Test sees the program name plus the options after the class name.
     std::vector<char*> qtArgs{argv[0]};

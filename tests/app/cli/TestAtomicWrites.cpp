@@ -22,8 +22,9 @@ class TestAtomicWrites : public QObject {
     Q_OBJECT
 
 private slots:
-    // The sweep computes for a long time, then saves the CSV through QSaveFile: killed while it
-    // computes, the old CSV stays as it was; killed after the rename, the CSV is complete.
+    // The sweep computes for a while (about 1 s in Release: long enough to be killed in), then
+    // saves the CSV through QSaveFile: killed while it computes, the old CSV stays as it was;
+    // killed after the rename, the CSV is complete.
     void sweepCsvKilled() {
         QTemporaryDir dir;
         const QString csv = dir.filePath("sweep.csv");
@@ -31,7 +32,7 @@ private slots:
                                "--topology",
                                "xml:" IMMAP_SAMPLES "/topologies/numa12-384cpu.xml",
                                "--copies",
-                               "1,2,4,8,16,32,64,128,192,256,384",
+                               "1,2,4,8,16,32,64",
                                "--seeds",
                                "1",
                                "--threads",

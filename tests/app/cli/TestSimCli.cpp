@@ -2,6 +2,7 @@
 // arguments and bad recipes (exit 2, FILE:LINE: reason), determinism across processes, the
 // CSV file, and the parameter table in docs/simulator.md agreeing with the code's defaults.
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -289,16 +290,21 @@ private slots:
         QVERIFY2(!parallel.isEmpty(),
                  "GNU parallel is not installed (scripts/setup.sh installs it)");
         QTemporaryDir dir;
-        const QStringList grid = {"sweep",   "--topology", kTopo,           "--copies", "1,8,64",
-                                  "--seeds", "2",          "--duration-ms", "2"};
+        // parallel runs in the temporary directory: the test's relative paths made absolute
+        // (the outputs name the topology as given, so the one run takes the same).
+        const QString topo = "xml:" + QFileInfo(kTopo.mid(4)).absoluteFilePath();
+        const QStringList grid = {"sweep", "--topology",    topo, "--copies", "1,8,64", "--seeds",
+                                  "2",     "--duration-ms", "2"};
         QVERIFY(runImmap(grid + QStringList{"--csv", dir.filePath("one.csv")}).status == 0);
         const auto one = runImmap(grid + QStringList{"--json"});
         QCOMPARE(one.status, 0);
         QProcess p;
         p.setWorkingDirectory(dir.path());
-        p.start(parallel, QStringList{"--halt", "now,fail=1", IMMAP_CLI} + grid +
-                              QStringList{"--threads", "1", "--shard", "{}/3", "--part",
-                                          "part{}.json", ":::", "1", "2", "3"});
+        p.start(parallel,
+                QStringList{"--halt", "now,fail=1", QFileInfo(IMMAP_CLI).absoluteFilePath()} +
+                    grid +
+                    QStringList{"--threads", "1", "--shard", "{}/3", "--part", "part{}.json",
+                                ":::", "1", "2", "3"});
         QVERIFY(p.waitForFinished(300'000));
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0,
                  p.readAllStandardError().constData());

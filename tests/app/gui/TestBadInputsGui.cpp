@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QMessageBox>
 #include <QTemporaryDir>
 #include <QTest>
@@ -19,7 +20,10 @@ using namespace immap;
 
 namespace {
 
-const QString kBad = QStringLiteral(IMMAP_TEST_DATA "/bad");
+// Absolute: the window names a scenario's files as it resolved them.
+QString badDir() {
+    return QFileInfo(QStringLiteral(IMMAP_TEST_DATA "/bad")).absoluteFilePath();
+}
 
 // The line each fault is on (the CLI test's table; scenarios from the files themselves).
 const std::map<QString, int>& expectedLines() {
@@ -134,7 +138,7 @@ private slots:
     void everyBadFileGivesADialog_data() {
         QTest::addColumn<QString>("name");
         const QStringList files =
-            QDir(kBad).entryList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name);
+            QDir(badDir()).entryList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name);
         QVERIFY(files.size() >= 60);
         for (const QString& f : files)
             if (f != "generate.py" && f != "README.md") QTest::newRow(qPrintable(f)) << f;
@@ -142,7 +146,7 @@ private slots:
 
     void everyBadFileGivesADialog() {
         QFETCH(QString, name);
-        const QString path = kBad + "/" + name;
+        const QString path = badDir() + "/" + name;
         QTemporaryDir tmp;
         gui::MainWindow w(false);
         w.setHeadless(false);
@@ -212,7 +216,7 @@ private slots:
         int line = 0;
         if (auto it = expectedLines().find(name); it != expectedLines().end()) line = it->second;
         if (auto it = innerFiles().find(name); it != innerFiles().end()) {
-            named = kBad + "/" + it->second.first;
+            named = badDir() + "/" + it->second.first;
             line = it->second.second;
         }
         QVERIFY2(all.contains(named), qPrintable("does not name " + named + ":\n" + all));
