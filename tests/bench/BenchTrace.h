@@ -4,6 +4,7 @@
 // 5 ms. Recorded to `path`; returns what it recorded, for the report.
 #include <string>
 
+#include "BenchPaths.h"
 #include "mapping/Policy.h"
 #include "topology/Topology.h"
 #include "trace/TraceWriter.h"
@@ -12,7 +13,7 @@ namespace immap::bench {
 
 inline std::string recordBenchTrace(const std::string& path, bool quick) {
     const topology::Topology topo = topology::Topology::fromSpec(
-        std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
+        "xml:" + immap::bench::samplesDir() + "/topologies/numa12-384cpu.xml");
     sim::SimConfig c;
     c.topology = &topo;
     std::string error;

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "BenchPaths.h"
 #include "live/LiveDriver.h"
 #include "topology/Topology.h"
 #include "views/ContentionView.h"
@@ -60,7 +61,7 @@ int main(int argc, char** argv) {
     }
     frames = std::max(5, frames);
     const topology::Topology topo = topology::Topology::fromSpec(
-        std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
+        "xml:" + immap::bench::samplesDir() + "/topologies/numa12-384cpu.xml");
     live::LiveConfig c;
     c.run.topology = &topo;
     mapping::Policy a, b;

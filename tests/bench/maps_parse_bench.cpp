@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "BenchPaths.h"
 #include "procfs/MapsParser.h"
 
 using namespace immap::procfs;
@@ -74,7 +75,7 @@ double median(std::vector<double> v) {
 int main(int argc, char** argv) {
     std::size_t targetMB = 100;
     int runs = 7;
-    std::string dir = IMMAP_SAMPLES "/snapshots/host250";
+    std::string dir = immap::bench::samplesDir() + "/snapshots/host250";
     for (int i = 1; i < argc; ++i) {
         const bool more = i + 1 < argc;
         if (!std::strcmp(argv[i], "--quick")) {

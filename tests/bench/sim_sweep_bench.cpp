@@ -11,6 +11,7 @@
 #include <cstring>
 #include <deque>
 
+#include "BenchPaths.h"
 #include "itree/IntervalTree.h"
 #include "sim/Sweep.h"
 #include "topology/Topology.h"
@@ -58,7 +59,7 @@ int main(int argc, char** argv) {
         }
     }
     const topology::Topology topo = topology::Topology::fromSpec(
-        std::string("xml:") + IMMAP_SAMPLES + "/topologies/numa12-384cpu.xml");
+        "xml:" + immap::bench::samplesDir() + "/topologies/numa12-384cpu.xml");
     sim::SweepConfig cfg;
     cfg.run.topology = &topo;
     for (const char* name : {"single", "split-trees", "split-locks"}) {

@@ -16,6 +16,7 @@
 #include <sstream>
 #include <vector>
 
+#include "BenchPaths.h"
 #include "BenchTrace.h"
 #include "trace/BpftraceImport.h"
 #include "trace/TraceCursor.h"
@@ -134,7 +135,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 3; ++i) {
         t0 = Clock::now();
         s = trace::BpftraceImport::run(
-            std::string(IMMAP_SAMPLES) + "/traces/trace-execl-2x500.bt.txt",
+            immap::bench::samplesDir() + "/traces/trace-execl-2x500.bt.txt",
             (dir / "import.trace").string());
         best = std::min(best, secondsSince(t0));
     }
