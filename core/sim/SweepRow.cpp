@@ -1,5 +1,6 @@
 #include "sim/SweepRow.h"
 
+#include "io/CsvField.h"
 #include "sim/Sweep.h"
 
 #include <QJsonArray>
@@ -133,7 +134,7 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
                 ? std::pair{r.execsPerSecond, r.execsPerSecond}
                 : std::pair{*std::min_element(r.seedRates.begin(), r.seedRates.end()),
                             *std::max_element(r.seedRates.begin(), r.seedRates.end())};
-        out << r.policy << ',' << r.copies << ',' << r.execsPerSecond << ','
+        out << io::CsvField::of(r.policy) << ',' << r.copies << ',' << r.execsPerSecond << ','
             << speedupOverSingle(rows, r) << ',' << r.maxUtilisation << ',' << r.walkerLatencyMeanNs
             << ',' << r.walkerLatencyP99Ns << ',' << static_cast<std::size_t>(r.memoryPerInodeBytes)
             << ',' << r.seed << ',' << std::max<std::size_t>(1, r.seedRates.size()) << ',' << lo

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "io/AtomicFile.h"
+#include "io/CsvField.h"
 #include "io/OutputTarget.h"
 #include "trace/TraceError.h"
 #include "trace/TraceReader.h"
@@ -190,9 +191,10 @@ void exportLockCsv(TraceReader& reader, const std::string& outPath) {
     csv << "lock,utilisation,arrivals_per_s,queue_mean,wait_mean_ns,wait_p50_ns,wait_p99_ns,hold_"
            "mean_ns,holds\n";
     for (const sim::LockResult& l : r.locks)
-        csv << l.name << ',' << l.stats.utilisation << ',' << l.stats.arrivalsPerSecond << ','
-            << l.stats.meanQueueLength << ',' << l.stats.meanWait << ',' << l.stats.p50Wait << ','
-            << l.stats.p99Wait << ',' << l.stats.meanHold << ',' << l.stats.holds << '\n';
+        csv << io::CsvField::of(l.name) << ',' << l.stats.utilisation << ','
+            << l.stats.arrivalsPerSecond << ',' << l.stats.meanQueueLength << ','
+            << l.stats.meanWait << ',' << l.stats.p50Wait << ',' << l.stats.p99Wait << ','
+            << l.stats.meanHold << ',' << l.stats.holds << '\n';
     Sink out(outPath, reader.path());
     out.write(csv.str());
     out.commit();

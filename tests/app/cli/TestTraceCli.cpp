@@ -9,6 +9,7 @@
 #include <QTest>
 
 #include "CliRun.h"
+#include "CsvReader.h"
 #include "ReplayCompare.h"
 #include "Suites.h"
 
@@ -42,6 +43,37 @@ private slots:
         QFile c(csv);
         QVERIFY(c.open(QIODevice::ReadOnly));
         QCOMPARE(c.readAll().count('\n'), 5);  // header + 4 files' locks
+    }
+
+    // A real recording whose libc lies under a path with a comma and a quote: the lock CSV
+    // names the lock by its file, quoted, and every row keeps the header's 9 fields.
+    void lockCsvQuotesAFileNameWithAComma() {
+        QTemporaryDir dir;
+        QFile in(QString(IMMAP_SAMPLES) + "/traces/trace-execl-2x500.bt.txt");
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        const QByteArray hostile = "/opt/a,b\"c/libc.so.6";
+        QByteArray text = in.readAll();
+        text.replace("/lib/x86_64-linux-gnu/libc.so.6", hostile);
+        const QString rec = dir.filePath("rec.bt.txt"), trace = dir.filePath("rec.trace"),
+                      csv = dir.filePath("locks.csv");
+        QFile out(rec);
+        QVERIFY(out.open(QIODevice::WriteOnly));
+        out.write(text);
+        out.close();
+        QCOMPARE(runImmap({"trace", "import", rec, "-o", trace}).status, 0);
+        QCOMPARE(runImmap({"trace", "export", trace, "--csv", csv}).status, 0);
+        QFile c(csv);
+        QVERIFY(c.open(QIODevice::ReadOnly));
+        std::string why;
+        const auto rows = immap::test::CsvReader::rows(c.readAll().toStdString(), &why);
+        QVERIFY2(why.empty(), why.c_str());
+        QCOMPARE(rows.size(), std::size_t{5});  // header + 4 files' locks
+        bool named = false;
+        for (const auto& row : rows) {
+            QCOMPARE(row.size(), std::size_t{9});
+            named = named || row[0] == hostile.toStdString();
+        }
+        QVERIFY2(named, "no lock named after the file");
     }
 
     void importAndStats() {
