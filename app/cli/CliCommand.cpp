@@ -127,7 +127,8 @@ bool CliCommand::parseNumber(const QString& text, double& out) {
 
 bool CliCommand::parseInteger(const QString& text, std::uint64_t& out) {
     bool ok = false;
-    out = text.trimmed().startsWith('-') ? 0 : text.toULongLong(&ok, 0);
+    // Base 10: with base 0, Qt read "010" as octal 8 while sweep and scenarios read 10.
+    out = text.trimmed().startsWith('-') ? 0 : text.toULongLong(&ok, 10);
     return ok;
 }
 

@@ -43,8 +43,9 @@ public:
     QStringList values(const QString& name) const { return parser_.values(name); }
     QStringList positionalArguments() const { return parser_.positionalArguments(); }
 
-    // The numbers every command reads: a finite decimal; a non-negative integer (0x allowed);
-    // "1,2,4" as counts from 1 to max. False (with the reason, for counts) on anything else.
+    // The numbers every command reads: a finite decimal; a non-negative decimal integer (a leading
+    // 0 is not octal, 0x is refused); "1,2,4" as counts from 1 to max. False (with the reason, for
+    // counts) on anything else.
     static bool parseNumber(const QString& text, double& out);
     static bool parseInteger(const QString& text, std::uint64_t& out);
     static bool parseCounts(const QString& text, const char* option, unsigned max,

@@ -68,6 +68,20 @@ private slots:
         QCOMPARE(a.out, b.out);
     }
 
+    // Integers are decimal in every command, as sweep and scenarios read them: "010" is 10, not
+    // octal 8, and "0x10" is refused.
+    void seedIsDecimal() {
+        auto run = [](const char* seed) {
+            return runImmap({"simulate", "--topology", kTopo, "--copies", "8", "--duration-ms", "2",
+                             "--seed", seed, "--json"});
+        };
+        const auto padded = run("010"), ten = run("10"), eight = run("8");
+        QCOMPARE(padded.status, 0);
+        QCOMPARE(padded.out, ten.out);
+        QVERIFY(padded.out != eight.out);
+        QCOMPARE(run("0x10").status, 2);
+    }
+
     void badArgumentsExitTwo() {
         const QList<QStringList> cases{
             {"simulate", "--policy", "split-forest"},
