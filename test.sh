@@ -9,8 +9,8 @@ ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
 # No display on CI or most dev shells; Qt's offscreen platform needs none.
 export QT_QPA_PLATFORM=offscreen
 
-# One test per core (CTEST_PARALLEL_LEVEL overrides it): the suites that must have the machine
-# to themselves say so in their CMakeLists.txt (RUN_SERIAL), the rest share it.
+# One test per core (CTEST_PARALLEL_LEVEL overrides it), the longest first (COST in
+# tests/CMakeLists.txt). A suite that ever needs the machine to itself says so there (RUN_SERIAL).
 export CTEST_PARALLEL_LEVEL="${CTEST_PARALLEL_LEVEL:-$(nproc)}"
 
 # exec: ctest's exit status becomes this script's (and CI's verdict).

@@ -17,11 +17,11 @@
 # - mounts /proc, a read-only /sys, a /dev of its own (a tmpfs with the usual device nodes, so
 #   no test can touch the host's devices) and a tmpfs /tmp, and unmounts them on every exit,
 #   failure and interrupt included;
-# - runs ./test.sh there with a clean environment; its exit status is this script's.
 # - when CCACHE_DIR is set (CI sets it), mounts that directory at /var/cache/immap-lab/ccache,
 #   where setup.sh points the compiler cache for root, and installs ccache in the chroot before
 #   ./test.sh: CI's build tool, not the project's (ccache's few libraries are none of ours), so
 #   a warm cache spares the chroot's build and a package missing from the list still fails;
+# - runs ./test.sh there with a clean environment; its exit status is this script's.
 # IMMAP_CHROOT_KEEP=1 keeps the chroot afterwards (its path is printed).
 set -euo pipefail
 
