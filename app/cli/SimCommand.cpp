@@ -15,6 +15,7 @@
 #include "limits/InputLimits.h"
 #include "mapping/HostLoader.h"
 #include "session/DefaultScenario.h"
+#include "session/FilesRead.h"
 #include "session/Scenario.h"
 #include "session/SimSettings.h"
 #include "sim/Recipe.h"
@@ -115,10 +116,12 @@ void listParams();
 
 // The files the common options read, which no output may replace.
 std::vector<std::string> commonInputs(const CliCommand& p) {
-    std::vector<std::string> in = {io::InputFile::fileOfSpec(p.value("topology").toStdString())};
-    for (const char* o : {"recipe", "fit", "scenario"})
-        if (p.isSet(o)) in.push_back(p.value(o).toStdString());
-    return in;
+    session::FilesRead in;
+    in.addSpec(p.value("topology").toStdString());
+    for (const char* o : {"recipe", "fit"})
+        if (p.isSet(o)) in.addFile(p.value(o).toStdString());
+    if (p.isSet("scenario")) in.addScenario(p.value("scenario").toStdString());
+    return in.files();
 }
 
 // Parses; answers --help and --list-params. An exit status when the command is already over,

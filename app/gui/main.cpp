@@ -24,6 +24,7 @@
 #include "io/OutputTarget.h"
 #include "limits/UserReason.h"
 #include "session/DefaultScenario.h"
+#include "session/FilesRead.h"
 #include "session/Scenario.h"
 #include "views/ViewExporter.h"
 
@@ -89,6 +90,27 @@ void answerHelpOrVersion(int argc, char** argv) {
 constexpr std::int64_t kContentionShotNs = 30'000'000;
 
 int runApp(QApplication& app);
+
+// Before any work: no output (--screenshot, --record-trace, --save-scenario) may replace a file
+// the run reads, whether named here or inside a scenario or beside a trace, nor may two name
+// one file. The reason, or empty.
+QString refusedOutput(const QCommandLineParser& p) {
+    immap::session::FilesRead in;
+    if (!p.positionalArguments().isEmpty())
+        in.addSpec(immap::gui::classifySource(p.positionalArguments().first()).spec.toStdString());
+    in.addSpec(p.value(QStringLiteral("topology")).toStdString());
+    if (p.isSet(QStringLiteral("scenario")))
+        in.addScenario(p.value(QStringLiteral("scenario")).toStdString());
+    if (p.isSet(QStringLiteral("trace")))
+        in.addTrace(p.value(QStringLiteral("trace")).toStdString());
+    if (p.isSet(QStringLiteral("measured")))
+        in.addFile(p.value(QStringLiteral("measured")).toStdString());
+    std::vector<std::pair<std::string, std::string>> outs;
+    for (const char* o : {"screenshot", "record-trace", "save-scenario"})
+        if (p.isSet(QString::fromLatin1(o)))
+            outs.emplace_back(std::string("--") + o, p.value(QString::fromLatin1(o)).toStdString());
+    return QString::fromStdString(immap::io::OutputTarget::checkAll(outs, in.files()));
+}
 
 }  // namespace
 
@@ -203,6 +225,7 @@ int runApp(QApplication& app) {
                   recordCopies = QStringLiteral("record-copies"),
                   recordMs = QStringLiteral("record-ms"), saveOpt = QStringLiteral("save-scenario");
     if (p.positionalArguments().size() > 1) return fail("at most one SOURCE");
+    if (const QString why = refusedOutput(p); !why.isEmpty()) return fail(why);
 
     const bool batch = p.isSet(recordOpt) || p.isSet(saveOpt);
     const bool shot = p.isSet("screenshot") || batch;
@@ -371,7 +394,7 @@ int runApp(QApplication& app) {
         image = w.grab().toImage();
     }
     if (const std::string why =
-            immap::io::OutputTarget::check(p.value("screenshot").toStdString(), {});
+            immap::io::OutputTarget::check(p.value("screenshot").toStdString(), w.windowInputs());
         !why.empty())
         return fail(QString::fromStdString(why));
     QBuffer png;
