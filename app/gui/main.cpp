@@ -18,6 +18,7 @@
 #include "GuardedApplication.h"
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
+#include "RecordDialog.h"
 #include "SourceArg.h"
 #include "ValidationDialog.h"
 #include "io/AtomicFile.h"
@@ -216,6 +217,18 @@ int runApp(QApplication& app) {
             return fail("--size takes WxH, e.g. 1600x1000 (200x150 to 10000x10000)");
     }
 
+    // The hidden --record-copies / --record-ms, checked as the record dialog's fields are
+    // (before the window loads anything): "abc" was 0, then silently 1 copy.
+    bool okC = false, okM = false;
+    const int copies = p.value(recordCopies).toInt(&okC);
+    const int ms = p.value(recordMs).toInt(&okM);
+    if (!okC || copies < 1 || copies > immap::gui::RecordRequest::kMaxCopies)
+        return fail(QStringLiteral("--record-copies takes a whole number from 1 to %1")
+                        .arg(immap::gui::RecordRequest::kMaxCopies));
+    if (!okM || ms < 1 || ms > immap::gui::RecordRequest::kMaxDurationMs)
+        return fail(QStringLiteral("--record-ms takes a whole number of milliseconds from 1 to %1")
+                        .arg(immap::gui::RecordRequest::kMaxDurationMs));
+
     immap::gui::MainWindow w(!shot);
     w.setHeadless(shot);
     if (!w.setView(p.value("view"))) return fail("--view takes " + viewList());
@@ -268,10 +281,7 @@ int runApp(QApplication& app) {
     }
     if (p.isSet("workshop")) w.setWorkshopMode(true);
     if (p.isSet(recordOpt))
-        return w.recordTrace(p.value(recordOpt), QStringLiteral("single"),
-                             p.value(recordCopies).toInt(), p.value(recordMs).toInt())
-                   ? 0
-                   : 1;
+        return w.recordTrace(p.value(recordOpt), QStringLiteral("single"), copies, ms) ? 0 : 1;
     if (p.isSet(saveOpt)) return w.saveScenario(p.value(saveOpt)) ? 0 : 1;
     if (p.isSet("split")) {
         immap::mapping::Policy policy;
