@@ -134,13 +134,20 @@ void addOptions(QCommandLineParser& p) {
          "Open a native trace in the Replay tab (immap simulate --trace, immap trace import).",
          "FILE"});
     p.addOption({"trace-event", "With --trace: show the state after this many events.", "N"});
-    p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000"});
+    p.addOption({"size",
+                 "Window size for --screenshot (200x150 to 10000x10000, default 1600x1000).", "WxH",
+                 "1600x1000"});
     p.addOption({"figure-only",
                  "With --screenshot: write the view's drawing only (no fields, buttons or "
                  "progress), as File > Export figure does, laid out at --size if given; FILE "
                  "may end in .png, .svg or .pdf."});
-    p.addOption(
-        {"scale", "With --figure-only: pixels per logical pixel of a PNG (1-8).", "N", "1"});
+    p.addOption({"scale",
+                 QStringLiteral("With --figure-only: pixels per logical pixel of a PNG (1-8), "
+                                "with W x H x N^2 at most %1 pixels (%2 bytes): 10000x10000 up "
+                                "to 1.6384, 1920x1080 up to 8. SVG and PDF take any.")
+                     .arg(immap::views::ViewExporter::kMaxPngBytes / 4)
+                     .arg(immap::views::ViewExporter::kMaxPngBytes),
+                 "N", "1"});
     p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
     p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
     p.addOption({"split",
