@@ -18,6 +18,7 @@
 #include "GuardedApplication.h"
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
+#include "RecordDialog.h"
 #include "SourceArg.h"
 #include "ValidationDialog.h"
 #include "io/AtomicFile.h"
@@ -155,13 +156,20 @@ void addOptions(QCommandLineParser& p) {
          "Open a native trace in the Replay tab (immap simulate --trace, immap trace import).",
          "FILE"});
     p.addOption({"trace-event", "With --trace: show the state after this many events.", "N"});
-    p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000"});
+    p.addOption({"size",
+                 "Window size for --screenshot (200x150 to 10000x10000, default 1600x1000).", "WxH",
+                 "1600x1000"});
     p.addOption({"figure-only",
                  "With --screenshot: write the view's drawing only (no fields, buttons or "
                  "progress), as File > Export figure does, laid out at --size if given; FILE "
                  "may end in .png, .svg or .pdf."});
-    p.addOption(
-        {"scale", "With --figure-only: pixels per logical pixel of a PNG (1-8).", "N", "1"});
+    p.addOption({"scale",
+                 QStringLiteral("With --figure-only: pixels per logical pixel of a PNG (1-8), "
+                                "with W x H x N^2 at most %1 pixels (%2 bytes): 10000x10000 up "
+                                "to 1.6384, 1920x1080 up to 8. SVG and PDF take any.")
+                     .arg(immap::views::ViewExporter::kMaxPngBytes / 4)
+                     .arg(immap::views::ViewExporter::kMaxPngBytes),
+                 "N", "1"});
     p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
     p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
     p.addOption({"split",
@@ -239,6 +247,18 @@ int runApp(QApplication& app) {
             return fail("--size takes WxH, e.g. 1600x1000 (200x150 to 10000x10000)");
     }
 
+    // The hidden --record-copies / --record-ms, checked as the record dialog's fields are
+    // (before the window loads anything): "abc" was 0, then silently 1 copy.
+    bool okC = false, okM = false;
+    const int copies = p.value(recordCopies).toInt(&okC);
+    const int ms = p.value(recordMs).toInt(&okM);
+    if (!okC || copies < 1 || copies > immap::gui::RecordRequest::kMaxCopies)
+        return fail(QStringLiteral("--record-copies takes a whole number from 1 to %1")
+                        .arg(immap::gui::RecordRequest::kMaxCopies));
+    if (!okM || ms < 1 || ms > immap::gui::RecordRequest::kMaxDurationMs)
+        return fail(QStringLiteral("--record-ms takes a whole number of milliseconds from 1 to %1")
+                        .arg(immap::gui::RecordRequest::kMaxDurationMs));
+
     immap::gui::MainWindow w(!shot);
     w.setHeadless(shot);
     if (!w.setView(p.value("view"))) return fail("--view takes " + viewList());
@@ -291,10 +311,7 @@ int runApp(QApplication& app) {
     }
     if (p.isSet("workshop")) w.setWorkshopMode(true);
     if (p.isSet(recordOpt))
-        return w.recordTrace(p.value(recordOpt), QStringLiteral("single"),
-                             p.value(recordCopies).toInt(), p.value(recordMs).toInt())
-                   ? 0
-                   : 1;
+        return w.recordTrace(p.value(recordOpt), QStringLiteral("single"), copies, ms) ? 0 : 1;
     if (p.isSet(saveOpt)) return w.saveScenario(p.value(saveOpt)) ? 0 : 1;
     if (p.isSet("split")) {
         immap::mapping::Policy policy;

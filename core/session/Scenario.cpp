@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
+#include "io/JsonKeys.h"
 #include "io/OutputTarget.h"
 #include "io/TextPosition.h"
 #include "mapping/Policy.h"
@@ -38,17 +40,13 @@ public:
         return io::TextPosition::lineOf(std::string_view(text_.constData(), text_.size()),
                                         static_cast<std::size_t>(std::max<qsizetype>(0, offset)));
     }
-    // Offset of `"key"` used as a key (followed by ':') at or after `from`.
+    // Offset of `key` as a key of the object that opens at or after `from`: its own, not a
+    // nested object's of the same name ("title" in "params" came first and named its line).
     qsizetype key(const QString& key, qsizetype from) const {
-        const QByteArray quoted = '"' + key.toUtf8() + '"';
-        for (qsizetype at = text_.indexOf(quoted, std::max<qsizetype>(from, 0)); at >= 0;
-             at = text_.indexOf(quoted, at + 1)) {
-            qsizetype p = at + quoted.size();
-            while (p < text_.size() && std::isspace(static_cast<unsigned char>(text_[p])))
-                ++p;
-            if (p < text_.size() && text_[p] == ':') return at;
-        }
-        return kNotFound;
+        const std::optional<std::size_t> at = io::JsonKeys::offsetOf(
+            std::string_view(text_.constData(), text_.size()), key.toStdString(),
+            static_cast<std::size_t>(std::max<qsizetype>(from, 0)));
+        return at ? static_cast<qsizetype>(*at) : kNotFound;
     }
     // The offsets where the elements of the array value of the key at `keyAt` begin.
     std::vector<qsizetype> elements(qsizetype keyAt) const {
@@ -284,6 +282,7 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
     if (err.error != QJsonParseError::NoError)
         r.fail(err.offset, "not valid JSON: " + err.errorString().toStdString());
+    io::JsonKeys::refuse<ScenarioError>(json, fileName);
     if (!doc.isObject()) r.fail(0, "a scenario is a JSON object {\"version\": 1, ...}");
     const QJsonObject o = doc.object();
     r.onlyKeys(o, kTopKeys, 0, "");
@@ -307,6 +306,11 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     if (o.contains("policies")) {
         const qsizetype k = keyAt("policies");
         if (!o["policies"].isArray()) r.fail(k, "\"policies\" must be a list of policy names");
+        // An empty list would read as "not given" (the window's own policies): say so instead.
+        if (o["policies"].toArray().isEmpty())
+            r.fail(k,
+                   "\"policies\" is empty: name at least one, or leave the key out for the "
+                   "window's policies");
         const auto starts = r.at().elements(k);
         const QJsonArray arr = o["policies"].toArray();
         for (qsizetype i = 0; i < arr.size(); ++i) {
@@ -324,6 +328,10 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     if (o.contains("copies")) {
         const qsizetype k = keyAt("copies");
         if (!o["copies"].isArray()) r.fail(k, "\"copies\" must be a list of copy counts");
+        if (o["copies"].toArray().isEmpty())
+            r.fail(k,
+                   "\"copies\" is empty: give at least one copy count, or leave the key out "
+                   "for the machine's default grid");
         const auto starts = r.at().elements(k);
         const QJsonArray arr = o["copies"].toArray();
         for (qsizetype i = 0; i < arr.size(); ++i) {

@@ -6,6 +6,7 @@
 #include <charconv>
 #include <numeric>
 
+#include "io/JsonKeys.h"
 #include "topology/Topology.h"
 
 namespace immap::sim {
@@ -115,6 +116,10 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
         if (pe.error != QJsonParseError::NoError)
             return fail("not JSON (" + pe.errorString().toStdString() + " at byte " +
                         std::to_string(pe.offset) + ")");
+        if (const auto d = io::JsonKeys::firstDuplicate(p.text)) {
+            error = io::InputError::format(p.name, static_cast<std::size_t>(d->line), d->reason());
+            return false;
+        }
         const QJsonObject o = doc.object();
         if (o["format"].toString() != kFormat)
             return fail("not an immap sweep part (format \"immap-sweep-part\")");
