@@ -113,9 +113,15 @@ public:
                   double max) const {
         if (!v.isDouble()) fail(keyAt, "\"" + key.toStdString() + "\" must be a number");
         const double d = v.toDouble();
-        if (!(d >= min && d <= max))
-            fail(keyAt, "\"" + key.toStdString() + "\" is " + fmt(d) + ", out of range " +
-                            fmt(min) + ".." + fmt(max));
+        if (!(d >= min && d <= max)) {
+            // Appended, not chained from a literal: GCC 12 warns falsely (-Wrestrict) on
+            // "..." + std::string chains here.
+            std::string why = "\"";
+            why += key.toStdString();
+            why += "\" is " + fmt(d);
+            why += ", out of range " + fmt(min) + ".." + fmt(max);
+            fail(keyAt, why);
+        }
         return d;
     }
     bool boolean(const QJsonValue& v, const QString& key, qsizetype keyAt) const {
