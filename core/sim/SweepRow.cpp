@@ -24,6 +24,7 @@ SweepRow SweepRow::of(const SimResult& r) {
     row.walkerLatencyP99Ns = r.walkerLatencyP99Ns;
     row.memoryPerInodeBytes = static_cast<double>(r.memoryPerInodeBytes);
     row.maxUtilisation = Sweep::maxUtilisation(r);
+    row.overload = r.overload;
     return row;
 }
 
@@ -68,6 +69,7 @@ bool SweepRow::fromJson(const QJsonObject& o, SweepRow& out, std::string& error)
         return false;
     }
     out.summary = o["summary"].toObject();
+    out.overload = out.summary.value("overload").toString().toStdString();
     out.policy = o["policy"].toString().toStdString();
     out.copies = static_cast<unsigned>(copies);
     out.walkersPerSecond = o["walkers_per_s"].toDouble();
@@ -127,6 +129,9 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
     if (banded)
         out << ",execs_per_s_p10,execs_per_s_median,execs_per_s_p90,speedup_p10,speedup_median,"
                "speedup_p90";
+    const bool overloaded = std::any_of(rows.begin(), rows.end(),
+                                        [](const SweepRow& r) { return !r.overload.empty(); });
+    if (overloaded) out << ",overload";
     out << '\n';
     for (const SweepRow& r : rows) {
         const auto [lo, hi] =
@@ -144,6 +149,7 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
             out << ',' << e.p10 << ',' << e.median << ',' << e.p90 << ',' << x.p10 << ','
                 << x.median << ',' << x.p90;
         }
+        if (overloaded) out << ',' << io::CsvField::of(r.overload);
         out << '\n';
     }
     return out.str();
