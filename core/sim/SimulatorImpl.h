@@ -177,6 +177,12 @@ struct Simulator::Impl {
     double walkerHeldNs = 0;
     std::uint64_t walkerHolds = 0;
     std::uint64_t walksSkipped = 0;  // trylock walkers that gave up, in the window
+    // Walks in flight at most (each is a task in rmap_walk_file, waiting or walking): open-loop
+    // arrivals faster than a lock serves them queue without end, and each queued walk holds
+    // memory here. Past the bound the run has no steady state (the overload verdict) and later
+    // arrivals are not started, so that memory stays bounded (about 200 bytes a walk).
+    static constexpr std::size_t kMaxWalksInFlight = 65'536;
+    std::uint64_t walksNotStarted = 0;
     std::uint64_t walkVmasFound = 0, walksStarted = 0;  // in the window
     std::uint32_t nextVmaId = 1;
     WaitHistogram walkLatencies;  // bounded: memory does not grow with the run

@@ -273,6 +273,9 @@ SimResult Simulator::Impl::result(Time at) const {
     r.walks = walkLatencies.count();
     r.walksSkipped = walksSkipped;
     r.overload = overload;
+    if (walksNotStarted > 0)
+        r.overload += "; " + std::to_string(walksNotStarted) + " later walks not started (" +
+                      std::to_string(kMaxWalksInFlight) + " in flight at most)";
     r.walkVmasMean =
         walksStarted ? static_cast<double>(walkVmasFound) / static_cast<double>(walksStarted) : 0;
     latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);

@@ -794,6 +794,27 @@ private slots:
         QVERIFY(simulate(two, "single", 2, 1, 1000, p).overload.empty());
     }
 
+    // Walks in flight are bounded (Simulator's kMaxWalksInFlight, 65,536). With a lock word 1 ms
+    // away (mem_local_ns at its maximum) a walk holds libc's lock for over 1 ms while walks
+    // arrive 1e6 a second: the queue passes the bound after about 66 ms. By hand, over 100 ms of
+    // warm-up and 1 ms of window about 101,000 walks arrive (Poisson, so within a few hundred),
+    // at most 65,536 start and the rest are counted as not started; before the bound a run kept
+    // every one, 2.5 GB over the default 5 s.
+    void walksInFlightAreBounded() {
+        const topology::Topology two = topology::Topology::fromSpec("synthetic:pu:2");
+        CostParams p;
+        p.memLocalNs = 1e6;
+        p.warmupMaxMs = 100;
+        const SimResult r = simulate(two, "single", 2, 1, 1e6, p);
+        const std::string tail = " later walks not started (65536 in flight at most)";
+        const std::size_t at = r.overload.find(tail);
+        QVERIFY2(at != std::string::npos, r.overload.c_str());
+        const std::size_t from = r.overload.rfind("; ", at) + 2;
+        const double notStarted = std::stod(r.overload.substr(from, at - from));
+        QVERIFY2(notStarted > 101'000 - 65'536 - 2'000 && notStarted < 101'000 - 65'536 + 2'000,
+                 qPrintable(QString::number(notStarted)));
+    }
+
     // The capacity law by hand. Under sharded:K a walker holds libc's top lock alone. With every
     // memory cost 0, no wake-up delay, lock_atomic_ns 1 and walker_vma_ns 1,000, a walk of one
     // page holds it for 1,000 ns per VMA mapping that page: each of 1,000 background processes
