@@ -31,8 +31,13 @@ struct SweepRow {
 
     static SweepRow of(const SimResult& r);
     QJsonObject toJson() const;
-    // False with the reason when a field is missing or of the wrong type.
-    static bool fromJson(const QJsonObject& o, SweepRow& out, std::string& error);
+    // False with the reason when a field is missing, of the wrong type or outside what a run
+    // makes (a negative or infinite rate, memory that is not whole bytes below 2^53, copies
+    // outside InputLimits, an unknown policy, a lock busy more than all the time, execs/s that
+    // is not its seeds' mean), or when the summary (what the JSON output prints) disagrees with
+    // the fields (what the CSV prints). `field`, when given, is set to the key at fault.
+    static bool fromJson(const QJsonObject& o, SweepRow& out, std::string& error,
+                         std::string* field = nullptr);
 
     // r's throughput over single's at the same copy count and the same walker rate in `runs`;
     // 0 when that single run is absent. The same rate: a policy with walkers over single
