@@ -196,10 +196,6 @@ std::vector<unsigned> Sweep::defaultCopies(unsigned pus) {
     return out;
 }
 
-double Sweep::speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r) {
-    return SweepRow::speedupOverSingle(runs, r);
-}
-
 double Sweep::maxUtilisation(const SimResult& r) {
     double u = 0;
     for (const LockResult& l : r.locks)

@@ -72,9 +72,6 @@ public:
     // 1, 2, 4, ... below the PU count, then the PU count: the default copy counts of a machine.
     static std::vector<unsigned> defaultCopies(unsigned pus);
 
-    // r's throughput over single's at the same copy count and walker rate in `runs`; 0 when
-    // that single run is absent.
-    static double speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r);
     // The busiest lock's utilisation in a run.
     static double maxUtilisation(const SimResult& r);
 

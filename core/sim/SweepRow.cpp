@@ -3,6 +3,7 @@
 #include "io/CsvField.h"
 #include "limits/InputLimits.h"
 #include "mapping/Policy.h"
+#include "sim/SingleRuns.h"
 #include "sim/Sweep.h"
 
 #include <QJsonArray>
@@ -210,12 +211,13 @@ bool SweepRow::fromJson(const QJsonObject& o, SweepRow& out, std::string& error,
 }
 
 std::string SweepRow::toJson(const std::vector<SweepRow>& rows) {
+    const SingleRuns singles(rows);
     QJsonArray arr;
     for (const SweepRow& r : rows) {
         QJsonObject o = r.summary;
-        o["speedup_vs_single"] = speedupOverSingle(rows, r);
+        o["speedup_vs_single"] = singles.speedup(r);
         o["max_lock_utilisation"] = r.maxUtilisation;
-        if (const Band b = speedupBand(rows, r); b.valid) o["speedup_band"] = b.toJson();
+        if (const Band b = singles.band(r); b.valid) o["speedup_band"] = b.toJson();
         arr.append(o);
     }
     QJsonObject root;
@@ -237,6 +239,7 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
         out << ",execs_per_s_p10,execs_per_s_median,execs_per_s_p90,speedup_p10,speedup_median,"
                "speedup_p90";
     out << '\n';
+    const SingleRuns singles(rows);
     for (const SweepRow& r : rows) {
         const auto [lo, hi] =
             r.seedRates.empty()
@@ -244,12 +247,12 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
                 : std::pair{*std::min_element(r.seedRates.begin(), r.seedRates.end()),
                             *std::max_element(r.seedRates.begin(), r.seedRates.end())};
         out << io::CsvField::of(r.policy) << ',' << r.copies << ',' << r.execsPerSecond << ','
-            << speedupOverSingle(rows, r) << ',' << r.maxUtilisation << ',' << r.walkerLatencyMeanNs
-            << ',' << r.walkerLatencyP99Ns << ',' << static_cast<std::size_t>(r.memoryPerInodeBytes)
-            << ',' << r.seed << ',' << std::max<std::size_t>(1, r.seedRates.size()) << ',' << lo
-            << ',' << hi << ',' << r.walkersPerSecond;
+            << singles.speedup(r) << ',' << r.maxUtilisation << ',' << r.walkerLatencyMeanNs << ','
+            << r.walkerLatencyP99Ns << ',' << static_cast<std::size_t>(r.memoryPerInodeBytes) << ','
+            << r.seed << ',' << std::max<std::size_t>(1, r.seedRates.size()) << ',' << lo << ','
+            << hi << ',' << r.walkersPerSecond;
         if (banded) {
-            const Band e = Band::of(r.bandRates), x = speedupBand(rows, r);
+            const Band e = Band::of(r.bandRates), x = singles.band(r);
             out << ',' << e.p10 << ',' << e.median << ',' << e.p90 << ',' << x.p10 << ','
                 << x.median << ',' << x.p90;
         }

@@ -473,8 +473,10 @@ namespace {
 
 std::string indexes(const std::vector<unsigned>& v) {
     std::string s;
-    for (unsigned i : v)
-        s += (s.empty() ? "" : ",") + std::to_string(i);
+    for (unsigned i : v) {
+        if (!s.empty()) s += ',';
+        s += std::to_string(i);
+    }
     return s;
 }
 
