@@ -60,7 +60,7 @@ QVariant ScorecardModel::headerData(int section, Qt::Orientation orientation, in
         case Model:
             return tr("Model");
         case Band:
-            return tr("10-90% band");
+            return QString::fromStdString(sim::Scorecard::bandTitle(lines_));
         case Verdict:
             return tr("Published figure");
         default:

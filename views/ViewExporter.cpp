@@ -63,6 +63,12 @@ QSize ViewExporter::figureSize(const QList<QWidget*>& parts) {
     return s;
 }
 
+qint64 ViewExporter::pngBytes(QSize logical, double scale) {
+    // QSize * qreal rounds each side, as the image below is sized.
+    const QSize px = logical * scale;
+    return qint64{px.width()} * px.height() * 4;
+}
+
 QString ViewExporter::filters() {
     return QObject::tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)");
 }
@@ -73,7 +79,8 @@ QString ViewExporter::save(QWidget* widget, const QString& path,
 }
 
 QString ViewExporter::saveFigure(const QList<QWidget*>& parts, const QString& path,
-                                 const std::vector<std::string>& inputs, QSize size, double scale) {
+                                 const std::vector<std::string>& inputs, QSize size, double scale,
+                                 qint64 maxPngBytes) {
     // First: replacing an input or a device is the worse mistake, whatever the suffix says.
     if (const std::string why = io::OutputTarget::check(path.toStdString(), inputs); !why.empty())
         return QString::fromStdString(why);
@@ -93,6 +100,22 @@ QString ViewExporter::saveFigure(const QList<QWidget*>& parts, const QString& pa
             .arg(size.height());
     const Resized resized(parts, size);
     const QSize logical = figureSize(parts);
+    if (suffix == QLatin1String("png") && pngBytes(logical, scale) > maxPngBytes) {
+        const QSize px = logical * scale;
+        return QObject::tr(
+                   "%1: a %2x%3 PNG (%4x%5 at scale %6) takes %7 bytes, over the limit of "
+                   "%8 bytes (%9 pixels) for a PNG figure; choose a smaller size or "
+                   "scale, or SVG or PDF")
+            .arg(path)
+            .arg(px.width())
+            .arg(px.height())
+            .arg(logical.width())
+            .arg(logical.height())
+            .arg(scale)
+            .arg(pngBytes(logical, scale))
+            .arg(maxPngBytes)
+            .arg(maxPngBytes / 4);
+    }
     // Rendered in memory, then saved as every file is (io::AtomicFile).
     QBuffer out;
     out.open(QIODevice::WriteOnly);

@@ -4,7 +4,6 @@
 // So does an output that must not be written (refuseOutput).
 
 #include <QString>
-#include <filesystem>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -49,24 +48,16 @@ inline std::optional<int> refuseOutput(const QString& out, const std::vector<std
 }
 
 // Several outputs of one command: each must be writable (refuseOutput), and no two may name the
-// same file, or the second write would silently replace the first.
+// same file, or the second write would silently replace the first (io::OutputTarget::checkAll).
 inline std::optional<int> refuseOutputs(const std::vector<std::pair<QString, QString>>& outs,
                                         const std::vector<std::string>& inputs) {
+    std::vector<std::pair<std::string, std::string>> named;
     for (const auto& [option, path] : outs)
-        if (auto rc = refuseOutput(path, inputs)) return rc;
-    for (std::size_t i = 0; i < outs.size(); ++i)
-        for (std::size_t j = i + 1; j < outs.size(); ++j) {
-            std::error_code ec;
-            const auto a = std::filesystem::weakly_canonical(outs[i].second.toStdString(), ec);
-            const auto b = std::filesystem::weakly_canonical(outs[j].second.toStdString(), ec);
-            if (!ec && a == b) {
-                std::cerr << outs[j].second.toStdString() << ": " << outs[i].first.toStdString()
-                          << " and " << outs[j].first.toStdString()
-                          << " name the same file; give each its own\n";
-                return kBadInput;
-            }
-        }
-    return std::nullopt;
+        named.emplace_back(option.toStdString(), path.toStdString());
+    const std::string why = io::OutputTarget::checkAll(named, inputs);
+    if (why.empty()) return std::nullopt;
+    std::cerr << why << '\n';
+    return kBadInput;
 }
 
 }  // namespace immap::cli

@@ -125,11 +125,19 @@ std::string SweepReport::bands(const std::vector<sim::SimResult>& runs, const si
         if (r.copies == most && r.walkersPerSecond == rates.front() && r.policy == "single")
             single = &r;
     if (!single || single->bandRates.size() != bands) return out.str();
+    if (bands < sim::Sensitivity::kMinSets) {
+        out << "\nNo table of what moves each ratio: a rank correlation takes at least "
+            << sim::Sensitivity::kMinSets
+            << " parameter sets to mean anything, and this sweep drew " << bands
+            << " (immap sweep --help says why).\n";
+        return out.str();
+    }
     out << "\nWhat moves each ratio most (Spearman's rho between a parameter and the ratio over "
            "the "
-        << bands
-        << " sets; the ratio's median with the parameter in the lower / upper half of its "
-           "range):\n";
+        << bands << " sets, where chance alone gives |rho| above "
+        << CliOutput::fixed(sim::Sensitivity::noiseLevel(bands), 2)
+        << " one time in 20; the ratio's median with the parameter in the lower / upper half of "
+           "its range):\n";
     for (const sim::SimResult& r : runs) {
         if (r.copies != most || r.walkersPerSecond != rates.front() || r.policy == "single" ||
             r.bandRates.size() != bands)

@@ -17,8 +17,12 @@ int validateCommand(const QStringList& args) {
                  "on its machine's shape, at the default parameters over seeds and over "
                  "parameter sets drawn across the plausible ranges; a published figure inside "
                  "the model's 10-90% band is a hit. Both cores by default.");
-    p.addOption({"bands", "Parameter sets drawn per observation (Latin hypercube).", "N",
-                 QString::number(defaults.bands)});
+    p.addOption({"bands",
+                 "Parameter sets drawn per observation (Latin hypercube). 0 draws none: the "
+                 "band is then the seeds' 10-90% spread at the default parameters (run-to-run "
+                 "noise only), labelled so, and a published figure is judged against that "
+                 "spread by the same rules.",
+                 "N", QString::number(defaults.bands)});
     p.addOption({"seeds", "Runs at the default parameters (seed, seed + 1, ...).", "N",
                  QString::number(defaults.seeds)});
     p.addOption({"seed", "First seed; the draws are seeded with it too.", "S",

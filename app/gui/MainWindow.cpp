@@ -27,6 +27,7 @@
 #include "InsertVmaDialog.h"
 #include "ValidationDialog.h"
 #include "io/InputFile.h"
+#include "session/FilesRead.h"
 #include "session/Scenario.h"
 #include "session/StepCaption.h"
 #include "trace/Bookmarks.h"
@@ -453,15 +454,17 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 }
 
 std::vector<std::string> MainWindow::windowInputs() const {
-    std::vector<std::string> in;
-    for (const std::string& spec : {session_.host().source, session_.topologySpec()})
-        if (std::string f = io::InputFile::fileOfSpec(spec); !f.empty()) in.push_back(std::move(f));
-    if (!tracePath().isEmpty()) {
-        in.push_back(tracePath().toStdString());
-        in.push_back(trace::Bookmarks::sidecarPath(tracePath().toStdString()));
-    }
-    if (!session_.settings().recipePath.empty()) in.push_back(session_.settings().recipePath);
-    return in;
+    // Everything the window has read, and what those files name (session::FilesRead): no save
+    // of the window's may replace any of them, the open trace and scenario included.
+    session::FilesRead in;
+    in.addSpec(session_.host().source);
+    in.addSpec(session_.topologySpec());
+    in.addTrace(tracePath().toStdString());
+    in.addFile(session_.settings().recipePath);
+    if (!workshop_->scenarioPath().isEmpty())
+        in.addScenario(workshop_->scenarioPath().toStdString());
+    in.addFile(throughputPage_->measuredPath().toStdString());
+    return in.files();
 }
 
 bool MainWindow::exportView(const QString& path) {

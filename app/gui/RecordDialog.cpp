@@ -26,11 +26,11 @@ RecordDialog::RecordDialog(const QStringList& policies, const RecordRequest& def
     policy_->setCurrentText(defaults.policy.isEmpty() ? items.first() : defaults.policy);
     copies_ = new QSpinBox(this);
     copies_->setObjectName(QStringLiteral("copies"));
-    copies_->setRange(1, 100000);
+    copies_->setRange(1, RecordRequest::kMaxCopies);
     copies_->setValue(defaults.copies);
     duration_ = new QDoubleSpinBox(this);
     duration_->setObjectName(QStringLiteral("duration"));
-    duration_->setRange(1, 10000);
+    duration_->setRange(1, RecordRequest::kMaxDurationMs);
     duration_->setDecimals(0);
     duration_->setSuffix(tr(" ms"));
     duration_->setValue(defaults.durationMs);

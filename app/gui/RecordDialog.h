@@ -14,6 +14,9 @@
 namespace immap::gui {
 
 struct RecordRequest {
+    // What the dialog's fields and the hidden --record-copies / --record-ms accept.
+    static constexpr int kMaxCopies = 100000;
+    static constexpr int kMaxDurationMs = 10000;
     QString path;
     QString policy;
     int copies = 1;

@@ -308,11 +308,9 @@ bool ReplayPage::record(const RecordRequest& request) {
     // recordRun writes beside the target under a temporary name and renames it over the target
     // at the end (TraceWriter): a recording that fails, is cancelled or killed leaves the file
     // that was there as it was. A device or a directory it must not replace.
-    // The open trace may be recorded over (the window opens the new one); its other inputs not.
-    std::vector<std::string> inputs = host_.windowInputs();
-    if (!QString::fromStdString(session_.replay().path).isEmpty())
-        std::erase(inputs, QString::fromStdString(session_.replay().path).toStdString());
-    if (const std::string why = io::OutputTarget::check(path.toStdString(), inputs); !why.empty()) {
+    // Nothing the window has read, the open trace included (its bookmarks count its events).
+    if (const std::string why = io::OutputTarget::check(path.toStdString(), host_.windowInputs());
+        !why.empty()) {
         host_.showError(tr("Cannot record"), QString::fromStdString(why));
         return false;
     }

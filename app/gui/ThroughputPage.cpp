@@ -419,6 +419,7 @@ bool ThroughputPage::openMeasurements(const QString& path) {
         host_.showError(tr("Cannot open the measurements"), QString::fromUtf8(e.what()));
         return false;
     }
+    measuredPath_ = path;
     showMeasured();
     return true;
 }

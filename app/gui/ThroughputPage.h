@@ -42,6 +42,7 @@ public:
 
     // Real execl figures (immap bench execl --output FILE) over the simulated curves.
     bool openMeasurements(const QString& path);
+    const QString& measuredPath() const { return measuredPath_; }  // empty: none open
 
     views::ThroughputView* view() const { return view_; }
     views::SweepControls* controls() const { return controls_; }
@@ -81,6 +82,7 @@ private:
     views::TopologyView* heat_;
     std::vector<sim::SimResult> heatRuns_;  // the last sweep's, for the heat's policy chips
     measure::MeasuredCurve measured_;       // opened over the curves (no points: none)
+    QString measuredPath_;
     views::SweepControls* controls_ = nullptr;
     views::ThroughputView* view_ = nullptr;
     QLabel* summary_ = nullptr;

@@ -155,6 +155,7 @@ bool Workshop::openScenario(const QString& path) {
 
     throughput_.reset();  // a sweep of the settings the scenario replaces
     scenario_ = s;
+    scenarioPath_ = path;
     // The scenario's settings replace the session's whole (what it leaves out is the default).
     session_.settings() = std::move(settings);
     emit settingsReplaced();

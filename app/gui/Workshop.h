@@ -44,6 +44,8 @@ public:
     bool saveScenario(const QString& path);
     session::Scenario currentScenario() const;  // the window's state as a scenario
     const session::Scenario& scenario() const { return scenario_; }
+    // The file the open scenario came from (empty: none opened, or it was not saved).
+    const QString& scenarioPath() const { return scenarioPath_; }
 
     void setWorkshopMode(bool on);
     bool workshopMode() const { return on_; }
@@ -77,6 +79,7 @@ private:
     ThroughputPage& throughput_;
     ReplayPage& replay_;
     session::Scenario scenario_;
+    QString scenarioPath_;
     int bookmark_ = -1;
     bool on_ = false;
     bool precompute_ = true;

@@ -18,12 +18,14 @@
 #include "GuardedApplication.h"
 #include "InsertVmaDialog.h"
 #include "MainWindow.h"
+#include "RecordDialog.h"
 #include "SourceArg.h"
 #include "ValidationDialog.h"
 #include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
 #include "limits/UserReason.h"
 #include "session/DefaultScenario.h"
+#include "session/FilesRead.h"
 #include "session/Scenario.h"
 #include "views/ViewExporter.h"
 
@@ -90,6 +92,27 @@ constexpr std::int64_t kContentionShotNs = 30'000'000;
 
 int runApp(QApplication& app);
 
+// Before any work: no output (--screenshot, --record-trace, --save-scenario) may replace a file
+// the run reads, whether named here or inside a scenario or beside a trace, nor may two name
+// one file. The reason, or empty.
+QString refusedOutput(const QCommandLineParser& p) {
+    immap::session::FilesRead in;
+    if (!p.positionalArguments().isEmpty())
+        in.addSpec(immap::gui::classifySource(p.positionalArguments().first()).spec.toStdString());
+    in.addSpec(p.value(QStringLiteral("topology")).toStdString());
+    if (p.isSet(QStringLiteral("scenario")))
+        in.addScenario(p.value(QStringLiteral("scenario")).toStdString());
+    if (p.isSet(QStringLiteral("trace")))
+        in.addTrace(p.value(QStringLiteral("trace")).toStdString());
+    if (p.isSet(QStringLiteral("measured")))
+        in.addFile(p.value(QStringLiteral("measured")).toStdString());
+    std::vector<std::pair<std::string, std::string>> outs;
+    for (const char* o : {"screenshot", "record-trace", "save-scenario"})
+        if (p.isSet(QString::fromLatin1(o)))
+            outs.emplace_back(std::string("--") + o, p.value(QString::fromLatin1(o)).toStdString());
+    return QString::fromStdString(immap::io::OutputTarget::checkAll(outs, in.files()));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -133,13 +156,20 @@ void addOptions(QCommandLineParser& p) {
          "Open a native trace in the Replay tab (immap simulate --trace, immap trace import).",
          "FILE"});
     p.addOption({"trace-event", "With --trace: show the state after this many events.", "N"});
-    p.addOption({"size", "Window size for --screenshot (default 1600x1000).", "WxH", "1600x1000"});
+    p.addOption({"size",
+                 "Window size for --screenshot (200x150 to 10000x10000, default 1600x1000).", "WxH",
+                 "1600x1000"});
     p.addOption({"figure-only",
                  "With --screenshot: write the view's drawing only (no fields, buttons or "
                  "progress), as File > Export figure does, laid out at --size if given; FILE "
                  "may end in .png, .svg or .pdf."});
-    p.addOption(
-        {"scale", "With --figure-only: pixels per logical pixel of a PNG (1-8).", "N", "1"});
+    p.addOption({"scale",
+                 QStringLiteral("With --figure-only: pixels per logical pixel of a PNG (1-8), "
+                                "with W x H x N^2 at most %1 pixels (%2 bytes): 10000x10000 up "
+                                "to 1.6384, 1920x1080 up to 8. SVG and PDF take any.")
+                     .arg(immap::views::ViewExporter::kMaxPngBytes / 4)
+                     .arg(immap::views::ViewExporter::kMaxPngBytes),
+                 "N", "1"});
     p.addOption({"topology", "Topology spec: host, xml:FILE, synthetic:DESC.", "SPEC"});
     p.addOption({"file", "The mapped file to show (default libc.so.6).", "NAME"});
     p.addOption({"split",
@@ -203,6 +233,7 @@ int runApp(QApplication& app) {
                   recordCopies = QStringLiteral("record-copies"),
                   recordMs = QStringLiteral("record-ms"), saveOpt = QStringLiteral("save-scenario");
     if (p.positionalArguments().size() > 1) return fail("at most one SOURCE");
+    if (const QString why = refusedOutput(p); !why.isEmpty()) return fail(why);
 
     const bool batch = p.isSet(recordOpt) || p.isSet(saveOpt);
     const bool shot = p.isSet("screenshot") || batch;
@@ -215,6 +246,18 @@ int runApp(QApplication& app) {
             size.height() > 10000)
             return fail("--size takes WxH, e.g. 1600x1000 (200x150 to 10000x10000)");
     }
+
+    // The hidden --record-copies / --record-ms, checked as the record dialog's fields are
+    // (before the window loads anything): "abc" was 0, then silently 1 copy.
+    bool okC = false, okM = false;
+    const int copies = p.value(recordCopies).toInt(&okC);
+    const int ms = p.value(recordMs).toInt(&okM);
+    if (!okC || copies < 1 || copies > immap::gui::RecordRequest::kMaxCopies)
+        return fail(QStringLiteral("--record-copies takes a whole number from 1 to %1")
+                        .arg(immap::gui::RecordRequest::kMaxCopies));
+    if (!okM || ms < 1 || ms > immap::gui::RecordRequest::kMaxDurationMs)
+        return fail(QStringLiteral("--record-ms takes a whole number of milliseconds from 1 to %1")
+                        .arg(immap::gui::RecordRequest::kMaxDurationMs));
 
     immap::gui::MainWindow w(!shot);
     w.setHeadless(shot);
@@ -268,10 +311,7 @@ int runApp(QApplication& app) {
     }
     if (p.isSet("workshop")) w.setWorkshopMode(true);
     if (p.isSet(recordOpt))
-        return w.recordTrace(p.value(recordOpt), QStringLiteral("single"),
-                             p.value(recordCopies).toInt(), p.value(recordMs).toInt())
-                   ? 0
-                   : 1;
+        return w.recordTrace(p.value(recordOpt), QStringLiteral("single"), copies, ms) ? 0 : 1;
     if (p.isSet(saveOpt)) return w.saveScenario(p.value(saveOpt)) ? 0 : 1;
     if (p.isSet("split")) {
         immap::mapping::Policy policy;
@@ -371,7 +411,7 @@ int runApp(QApplication& app) {
         image = w.grab().toImage();
     }
     if (const std::string why =
-            immap::io::OutputTarget::check(p.value("screenshot").toStdString(), {});
+            immap::io::OutputTarget::check(p.value("screenshot").toStdString(), w.windowInputs());
         !why.empty())
         return fail(QString::fromStdString(why));
     QBuffer png;

@@ -5,6 +5,7 @@
 #include <QJsonObject>
 
 #include "io/InputFile.h"
+#include "io/JsonKeys.h"
 #include "io/TextPosition.h"
 
 namespace immap::calib {
@@ -60,6 +61,7 @@ sim::CostParams FitFile::paramsFromJson(const std::string& json, const std::stri
         throw CalibError(
             name, io::TextPosition::lineOf(json, static_cast<std::size_t>(std::max(0, e.offset))),
             "not valid JSON: " + e.errorString().toStdString());
+    io::JsonKeys::refuse<CalibError>(json, name);
     const QJsonObject o = d.object();
     if (o["format"].toString() != "immap-fit" || o["version"].toInt() != 1)
         throw CalibError(name, 0, "not an immap-fit version 1 file");

@@ -17,7 +17,10 @@ AtomicFile::AtomicFile(const std::string& path, std::string_view tag) : path_(pa
         reason_ = std::move(why);
         return;
     }
-    const std::filesystem::path target(path);
+    // Through a symbolic link to its target: the temporary goes beside the file that is
+    // replaced, and the link itself stays.
+    target_ = OutputTarget::landing(path);
+    const std::filesystem::path target(target_);
     const std::filesystem::path dir = target.parent_path().empty() ? "." : target.parent_path();
     std::string name = ".";
     name += target.filename().string();
@@ -34,7 +37,7 @@ AtomicFile::AtomicFile(const std::string& path, std::string_view tag) : path_(pa
     // mkostemp makes a private file (0600); the save gets the old file's permissions, or those
     // a new file usually has.
     struct stat st {};
-    ::fchmod(fd, ::stat(path.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644);
+    ::fchmod(fd, ::stat(target_.c_str(), &st) == 0 ? (st.st_mode & 07777) : 0644);
     file_ = ::fdopen(fd, "wb");
     if (!file_) {
         const int e = errno;
@@ -87,7 +90,7 @@ bool AtomicFile::commit() {
         return false;
     }
     // rename(2) replaces the target atomically.
-    if (std::rename(tmpPath_.c_str(), path_.c_str()) != 0) {
+    if (std::rename(tmpPath_.c_str(), target_.c_str()) != 0) {
         const int e = errno;
         ::unlink(tmpPath_.c_str());
         fail("cannot save: ", e);

@@ -30,6 +30,7 @@ public:
     // process is killed (a streaming writer's batches stay whole).
     bool flush();
     // Flushes, closes and renames over the target (with the old file's permissions, or 0644).
+    // A target that is a symbolic link is written through: the file it leads to is replaced.
     bool commit();
 
     // The whole of `bytes` to `path`; false with "PATH: reason" in `error`.
@@ -39,6 +40,7 @@ private:
     void fail(const std::string& what, int err);
 
     std::string path_;
+    std::string target_;  // path_, or the file its symbolic links lead to
     std::string tmpPath_;
     std::FILE* file_ = nullptr;
     std::string reason_;

@@ -2,8 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <string>
+#include <optional>
 
+#include "io/JsonKeys.h"
 #include "io/TextPosition.h"
 
 namespace immap::io {
@@ -14,16 +15,9 @@ int JsonLocator::line(std::ptrdiff_t offset) const {
 }
 
 std::ptrdiff_t JsonLocator::key(std::string_view key, std::ptrdiff_t from) const {
-    const std::string quoted = '"' + std::string(key) + '"';
-    for (std::size_t at =
-             text_.find(quoted, static_cast<std::size_t>(std::max<std::ptrdiff_t>(from, 0)));
-         at != std::string_view::npos; at = text_.find(quoted, at + 1)) {
-        std::size_t p = at + quoted.size();
-        while (p < text_.size() && std::isspace(static_cast<unsigned char>(text_[p])))
-            ++p;
-        if (p < text_.size() && text_[p] == ':') return static_cast<std::ptrdiff_t>(at);
-    }
-    return kNotFound;
+    const std::optional<std::size_t> at =
+        JsonKeys::offsetOf(text_, key, static_cast<std::size_t>(std::max<std::ptrdiff_t>(from, 0)));
+    return at ? static_cast<std::ptrdiff_t>(*at) : kNotFound;
 }
 
 std::vector<std::ptrdiff_t> JsonLocator::elements(std::ptrdiff_t keyAt) const {

@@ -6,6 +6,7 @@
 // written and after the inputs are known.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace immap::io {
@@ -18,6 +19,17 @@ public:
 
     // "OUT: reason" as one message, or empty.
     static std::string check(const std::string& out, const std::vector<std::string>& inputs);
+
+    // Several outputs of one command, each (option, path): the first message of check(), or
+    // "OUT: --a and --b name the same file; give each its own", since the second write would
+    // replace the first. Empty when all may be written.
+    static std::string checkAll(const std::vector<std::pair<std::string, std::string>>& outs,
+                                const std::vector<std::string>& inputs);
+
+    // The file a write to `out` replaces: `out` itself, or, when `out` is a symbolic link, the
+    // file its chain of links ends at (which may not exist yet). A save renames over this path,
+    // so that a link stays a link and what it points to gets the new content.
+    static std::string landing(const std::string& out);
 };
 
 }  // namespace immap::io

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "io/InputFile.h"
+#include "io/JsonKeys.h"
 #include "io/TextPosition.h"
 
 namespace immap::measure {
@@ -51,6 +52,7 @@ MeasuredCurve MeasuredCurve::fromJson(const std::string& json, const std::string
         throw MeasureError(
             name, io::TextPosition::lineOf(json, static_cast<std::size_t>(std::max(0, e.offset))),
             "not valid JSON: " + e.errorString().toStdString());
+    io::JsonKeys::refuse<MeasureError>(json, name);
     const QJsonObject o = d.object();
     if (o["format"].toString() != "immap-measured")
         throw fail("\"format\" is not \"immap-measured\"");

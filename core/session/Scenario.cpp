@@ -9,11 +9,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <stdexcept>
 
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
+#include "io/JsonKeys.h"
 #include "io/JsonLocator.h"
 #include "io/OutputTarget.h"
 #include "limits/InputLimits.h"
@@ -58,9 +60,15 @@ public:
                   double max) const {
         if (!v.isDouble()) fail(keyAt, "\"" + key.toStdString() + "\" must be a number");
         const double d = v.toDouble();
-        if (!(d >= min && d <= max))
-            fail(keyAt, "\"" + key.toStdString() + "\" is " + fmt(d) + ", out of range " +
-                            fmt(min) + ".." + fmt(max));
+        if (!(d >= min && d <= max)) {
+            // Appended, not chained from a literal: GCC 12 warns falsely (-Wrestrict) on
+            // "..." + std::string chains here.
+            std::string why = "\"";
+            why += key.toStdString();
+            why += "\" is " + fmt(d);
+            why += ", out of range " + fmt(min) + ".." + fmt(max);
+            fail(keyAt, why);
+        }
         return d;
     }
     bool boolean(const QJsonValue& v, const QString& key, qsizetype keyAt) const {
@@ -239,6 +247,7 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     const QJsonDocument doc = QJsonDocument::fromJson(text, &err);
     if (err.error != QJsonParseError::NoError)
         r.fail(err.offset, "not valid JSON: " + err.errorString().toStdString());
+    io::JsonKeys::refuse<ScenarioError>(json, fileName);
     if (!doc.isObject()) r.fail(0, "a scenario is a JSON object {\"version\": 1, ...}");
     const QJsonObject o = doc.object();
     r.onlyKeys(o, kTopKeys, 0, "");
@@ -262,6 +271,11 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     if (o.contains("policies")) {
         const qsizetype k = keyAt("policies");
         if (!o["policies"].isArray()) r.fail(k, "\"policies\" must be a list of policy names");
+        // An empty list would read as "not given" (the window's own policies): say so instead.
+        if (o["policies"].toArray().isEmpty())
+            r.fail(k,
+                   "\"policies\" is empty: name at least one, or leave the key out for the "
+                   "window's policies");
         const QJsonArray arr = o["policies"].toArray();
         listLength(r, arr, "sweep_policies", "policies", k);
         const auto starts = r.at().elements(k);
@@ -280,6 +294,10 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     if (o.contains("copies")) {
         const qsizetype k = keyAt("copies");
         if (!o["copies"].isArray()) r.fail(k, "\"copies\" must be a list of copy counts");
+        if (o["copies"].toArray().isEmpty())
+            r.fail(k,
+                   "\"copies\" is empty: give at least one copy count, or leave the key out "
+                   "for the machine's default grid");
         const QJsonArray arr = o["copies"].toArray();
         listLength(r, arr, "sweep_copies", "copies", k);
         const auto starts = r.at().elements(k);

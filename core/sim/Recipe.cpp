@@ -13,6 +13,7 @@
 #include <set>
 
 #include "io/InputFile.h"
+#include "io/JsonKeys.h"
 
 namespace immap::sim {
 
@@ -156,6 +157,7 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
         throw RecipeError(fileName,
                           io::TextPosition::lineOf(json, static_cast<std::size_t>(err.offset)),
                           "not valid JSON: " + err.errorString().toStdString());
+    io::JsonKeys::refuse<RecipeError>(json, fileName);
     if (!doc.isObject()) throw RecipeError(fileName, 1, "a recipe is a JSON object");
     const QJsonObject root = doc.object();
     const Context top{fileName, 1};

@@ -200,20 +200,23 @@ std::vector<ScoreLine> Scorecard::run(const ScorecardConfig& config,
         line.draws = config.bands;
         line.band = Band::of(values);
         if (!line.band.valid) {
-            // No draws: the seeds' range stands in for the band.
+            // No draws: the seeds' spread stands in for the band, and says so (overSeeds).
             line.band = Band::of(line.seedValues);
+            line.overSeeds = true;
         }
         const double p = o.published;
+        const std::string what = line.overSeeds ? "seeds' spread" : "band";
         if (o.bound == Observation::Bound::None) {
             line.verdict = "nothing published to compare with";
         } else if (o.bound == Observation::Bound::AtLeast) {
             line.hit = line.band.p90 >= p;
-            line.verdict = line.hit ? "the band reaches it" : "the band stays below it";
+            line.verdict = "the " + what + (line.hit ? " reaches it" : " stays below it");
         } else {
             line.hit = line.band.contains(p);
-            line.verdict = line.hit            ? "inside the band"
-                           : p > line.band.p90 ? "above the band"
-                                               : "below the band";
+            line.verdict = (line.hit            ? "inside the "
+                            : p > line.band.p90 ? "above the "
+                                                : "below the ") +
+                           what;
         }
         lines.push_back(line);
     }
@@ -251,6 +254,7 @@ std::string Scorecard::toJson(const std::vector<ScoreLine>& lines, const Scoreca
             model["point"] = l.point;
             model["seeds"] = seedValues;
             model["band"] = l.band.toJson();
+            model["band_over"] = l.overSeeds ? "seeds" : "parameter sets";
             model["draws"] = static_cast<double>(l.draws);
         }
         arr.append(
@@ -288,6 +292,7 @@ ScoreTally Scorecard::tally(const std::vector<ScoreLine>& lines) {
     ScoreTally t;
     for (const ScoreLine& l : lines) {
         t.hits += l.hit ? 1 : 0;
+        t.overSeeds = t.overSeeds || (l.modelled && l.overSeeds);
         if (l.observation && l.observation->bound == Observation::Bound::None)
             ++t.predictions;
         else
@@ -298,8 +303,11 @@ ScoreTally Scorecard::tally(const std::vector<ScoreLine>& lines) {
 
 std::string ScoreTally::text() const {
     return std::to_string(hits) + " of " + std::to_string(modelled) +
-           " modelled observations inside the model's 10-90% band (" + std::to_string(notModelled) +
-           " not modelled" +
+           (overSeeds ? " modelled observations inside the seeds' 10-90% spread at the defaults "
+                        "(no parameter sets drawn: the seeds' noise only, not the parameters' "
+                        "uncertainty; "
+                      : " modelled observations inside the model's 10-90% band (") +
+           std::to_string(notModelled) + " not modelled" +
            (predictions
                 ? "; " + std::to_string(predictions) +
                       (predictions == 1 ? " prediction" : " predictions") + ", nothing published"
@@ -307,10 +315,14 @@ std::string ScoreTally::text() const {
            ")";
 }
 
+std::string Scorecard::bandTitle(const std::vector<ScoreLine>& lines) {
+    return tally(lines).overSeeds ? "seeds' 10-90% spread" : "10-90% band";
+}
+
 std::string Scorecard::toMarkdown(const std::vector<ScoreLine>& lines) {
     std::ostringstream s;
-    s << "| observation | machine | published | model (defaults) | 10-90% band | published figure "
-         "|\n"
+    s << "| observation | machine | published | model (defaults) | " << bandTitle(lines)
+      << " | published figure |\n"
          "|---|---|---|---|---|---|\n";
     for (const ScoreLine& l : lines) {
         const Observation& o = *l.observation;

@@ -32,9 +32,13 @@ struct ScoreLine {
     std::vector<double> seedValues;  // each seed's figure at the defaults
     Band band;                       // over the drawn parameter sets
     unsigned draws = 0;
+    // No sets drawn (--bands 0): `band` is then the seeds' 10-90% spread at the defaults, the
+    // run-to-run noise only, and the verdict is judged against it by the same rules.
+    bool overSeeds = false;
     bool hit = false;
     // "inside the band", "above the band", "below the band" (where the published figure lies),
-    // "the band reaches it", "the band stays below it", "not modelled".
+    // "the band reaches it", "the band stays below it", "not modelled"; "seeds' spread" for
+    // "band" when overSeeds.
     std::string verdict;
 };
 
@@ -45,8 +49,10 @@ struct ScoreTally {
     std::size_t modelled = 0;
     std::size_t notModelled = 0;
     std::size_t predictions = 0;  // lines with nothing published (Bound::None): not counted above
+    bool overSeeds = false;       // the lines' bands are the seeds' spread (no sets drawn)
     // "2 of 9 modelled observations inside the model's 10-90% band (1 not modelled; 2
-    // predictions, nothing published)".
+    // predictions, nothing published)"; without sets "... inside the seeds' 10-90% spread at
+    // the defaults (no parameter sets drawn; ...)".
     std::string text() const;
 };
 
@@ -63,6 +69,8 @@ public:
     static std::size_t runsPerSet();
 
     static std::string toJson(const std::vector<ScoreLine>& lines, const ScorecardConfig& config);
+    // What the band column is: "10-90% band", or "seeds' 10-90% spread" without sets drawn.
+    static std::string bandTitle(const std::vector<ScoreLine>& lines);
     // The scorecard as a Markdown table (docs/validation.md) and as the CLI prints it.
     static std::string toMarkdown(const std::vector<ScoreLine>& lines);
     static ScoreTally tally(const std::vector<ScoreLine>& lines);

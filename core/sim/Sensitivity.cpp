@@ -45,11 +45,15 @@ double Sensitivity::spearman(const std::vector<double>& x, const std::vector<dou
     return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : 0;
 }
 
+double Sensitivity::noiseLevel(std::size_t sets) {
+    return sets < 2 ? 1 : 1.96 / std::sqrt(static_cast<double>(sets) - 1);
+}
+
 std::vector<Sensitivity::Entry> Sensitivity::rank(const std::vector<CostParams>& draws,
                                                   const std::vector<std::string>& names,
                                                   const std::vector<double>& result) {
     std::vector<Entry> out;
-    if (draws.size() != result.size() || draws.empty()) return out;
+    if (draws.size() != result.size() || draws.size() < kMinSets) return out;
     for (const std::string& name : names) {
         std::vector<double> x;
         for (const CostParams& p : draws)

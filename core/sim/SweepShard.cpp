@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "io/InputError.h"
+#include "io/JsonKeys.h"
 #include "io/JsonLocator.h"
 #include "limits/InputLimits.h"
 #include "limits/LimitError.h"
@@ -247,6 +248,10 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
             return fail("not JSON (" + pe.errorString().toStdString() + " at byte " +
                             std::to_string(pe.offset) + ")",
                         pe.offset);
+        if (const auto d = io::JsonKeys::firstDuplicate(p.text)) {
+            error = io::InputError::format(p.name, static_cast<std::size_t>(d->line), d->reason());
+            return false;
+        }
         const QJsonObject o = doc.object();
         if (o["format"].toString() != kFormat)
             return fail("not an immap sweep part (format \"immap-sweep-part\")");
@@ -290,13 +295,18 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
             const std::ptrdiff_t pointAt = static_cast<std::size_t>(j) < starts.size()
                                                ? starts[static_cast<std::size_t>(j)]
                                                : io::JsonLocator::kNotFound;
-            // A key of this point, not of the next one.
-            auto keyAt = [&](const std::string& key) {
-                const std::ptrdiff_t next = static_cast<std::size_t>(j) + 1 < starts.size()
-                                                ? starts[static_cast<std::size_t>(j) + 1]
-                                                : static_cast<std::ptrdiff_t>(p.text.size());
-                const std::ptrdiff_t found = at.key(key, pointAt);
+            // A key of this point (`index`, `row`) or of its row (`inRow`), found within this
+            // point's text; the point's first line when it is not there.
+            const std::ptrdiff_t next = static_cast<std::size_t>(j) + 1 < starts.size()
+                                            ? starts[static_cast<std::size_t>(j) + 1]
+                                            : static_cast<std::ptrdiff_t>(p.text.size());
+            auto within = [&](std::ptrdiff_t found) {
                 return found >= 0 && found < next ? found : pointAt;
+            };
+            auto keyAt = [&](const char* key) { return within(at.key(key, pointAt)); };
+            auto inRow = [&](const std::string& key) {
+                const std::ptrdiff_t rowAt = keyAt("row");
+                return within(at.key(key, rowAt));
             };
             const QJsonObject pt = points[j].toObject();
             const double index = pt["index"].toDouble(-1);
@@ -308,7 +318,7 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
                 return fail("point " + std::to_string(i) + " is given twice", keyAt("index"));
             std::string why, field;
             if (!SweepRow::fromJson(pt["row"].toObject(), byIndex[i], why, &field))
-                return fail(why, keyAt(field.empty() ? "row" : field));
+                return fail(why, field.empty() ? keyAt("row") : inRow(field));
             // The row must be the grid's point at its index (walker rates outermost, then
             // policies, copies inner): a row filed under the wrong index would be merged into
             // the wrong curve without a word.
@@ -328,13 +338,13 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
                     "point " + std::to_string(i) + " has " + std::to_string(row.seedRates.size()) +
                         " seed rates; the sweep runs " + std::to_string(grid.seeds) + " seed" +
                         (grid.seeds == 1 ? "" : "s") + (seeds ? "" : " (and then lists none)"),
-                    keyAt("seed_rates"));
+                    inRow("seed_rates"));
             if (row.bandRates.size() != grid.bands)
                 return fail("point " + std::to_string(i) + " has " +
                                 std::to_string(row.bandRates.size()) +
                                 " band rates; the sweep draws " + std::to_string(grid.bands) +
                                 " parameter sets",
-                            keyAt("band_rates"));
+                            inRow("band_rates"));
             have[i] = true;
         }
     }

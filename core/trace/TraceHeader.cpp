@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "io/JsonKeys.h"
 #include "limits/InputLimits.h"
 #include "limits/MemoryBudget.h"
 
@@ -76,6 +77,7 @@ TraceHeader TraceHeader::fromLine(const std::string& line, const std::string& fi
     if (err.error != QJsonParseError::NoError)
         throw TraceError(file, 1,
                          "the header's JSON is broken: " + err.errorString().toStdString());
+    io::JsonKeys::refuse<TraceError>(std::string_view(line).substr(sp + 1), file);
     if (!doc.isObject()) throw TraceError(file, 1, "the header's JSON is not an object ({...})");
     const QJsonObject o = doc.object();
     TraceHeader h;

@@ -72,6 +72,15 @@ private slots:
                  QString("3.94x - 9.67x"));
         QCOMPARE(m.data(m.index(0, views::ScorecardModel::Verdict)).toString(),
                  QString("hit: the band reaches it"));
+        QCOMPARE(m.headerData(views::ScorecardModel::Band, Qt::Horizontal).toString(),
+                 QString("10-90% band"));
+        // Without parameter sets the column is the seeds' spread, and says so.
+        sim::ScoreLine seedsOnly = miss;
+        seedsOnly.overSeeds = true;
+        m.setLines({seedsOnly});
+        QCOMPARE(m.headerData(views::ScorecardModel::Band, Qt::Horizontal).toString(),
+                 QString("seeds' 10-90% spread"));
+        m.setLines({hit, miss});
         QCOMPARE(m.data(m.index(1, views::ScorecardModel::Model)).toString(), QString("79.3%"));
         QCOMPARE(m.data(m.index(1, views::ScorecardModel::Verdict)).toString(),
                  QString("miss: above the band"));

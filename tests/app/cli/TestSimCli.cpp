@@ -164,28 +164,28 @@ private slots:
                                   "--walkers",
                                   "0",
                                   "--bands",
-                                  "5"};
+                                  "10"};
         const auto text = runImmap(grid);
         QCOMPARE(text.status, 0);
         const auto j = runImmap(grid + QStringList{"--json"});
         QCOMPARE(j.status, 0);
         const QJsonObject split = json(j.out)["runs"].toArray()[3].toObject();
         QCOMPARE(split["policy"].toString(), QString("split-locks"));
-        QCOMPARE(split["execs_per_s_draws"].toArray().size(), 5);
+        QCOMPARE(split["execs_per_s_draws"].toArray().size(), 10);
         const QJsonObject band = split["speedup_band"].toObject();
         // The band by hand from the draws: each draw's ratio within its own set, then type-7
-        // quantiles of 5 sorted values (p10 at rank 0.4, the median at 2, p90 at 3.6).
+        // quantiles of 10 sorted values (p10 at rank 0.9, the median at 4.5, p90 at 8.1).
         const QJsonObject single = json(j.out)["runs"].toArray()[1].toObject();
         QCOMPARE(single["policy"].toString(), QString("single"));
         QCOMPARE(single["copies"].toInt(), 32);
         std::vector<double> r;
-        for (int d = 0; d < 5; ++d)
+        for (int d = 0; d < 10; ++d)
             r.push_back(split["execs_per_s_draws"].toArray()[d].toDouble() /
                         single["execs_per_s_draws"].toArray()[d].toDouble());
         std::sort(r.begin(), r.end());
-        QVERIFY(std::abs(band["p10"].toDouble() - (r[0] + 0.4 * (r[1] - r[0]))) < 1e-9);
-        QVERIFY(std::abs(band["median"].toDouble() - r[2]) < 1e-9);
-        QVERIFY(std::abs(band["p90"].toDouble() - (r[3] + 0.6 * (r[4] - r[3]))) < 1e-9);
+        QVERIFY(std::abs(band["p10"].toDouble() - (r[0] + 0.9 * (r[1] - r[0]))) < 1e-9);
+        QVERIFY(std::abs(band["median"].toDouble() - (r[4] + r[5]) / 2) < 1e-9);
+        QVERIFY(std::abs(band["p90"].toDouble() - (r[8] + 0.1 * (r[9] - r[8]))) < 1e-9);
         const QRegularExpression line(
             "split-locks/single at 32: ([0-9.]+)x \\[([0-9.]+), ([0-9.]+)\\], median ([0-9.]+)x");
         const auto m = line.match(QString::fromUtf8(text.out));
@@ -193,6 +193,9 @@ private slots:
         QVERIFY(std::abs(m.captured(2).toDouble() - band["p10"].toDouble()) < 0.006);
         QVERIFY(std::abs(m.captured(3).toDouble() - band["p90"].toDouble()) < 0.006);
         QVERIFY(text.out.contains("What moves each ratio most"));
+        // 1.96 / sqrt(9): what chance alone exceeds one time in 20 over 10 sets.
+        QVERIFY2(text.out.contains("where chance alone gives |rho| above 0.65 one time in 20"),
+                 text.out.constData());
         const auto rows = QRegularExpression("\\n    ([a-z0-9_]+) +rho [+-][0-9.]+ ")
                               .globalMatch(QString::fromUtf8(text.out));
         int ranked = 0;
@@ -200,6 +203,28 @@ private slots:
         for (auto it = rows; it.hasNext(); ++ranked)
             QVERIFY(params.contains(it.next().captured(1).toUtf8()));
         QCOMPARE(ranked, 6);
+    }
+
+    // Below Sensitivity::kMinSets sets no sensitivity table, and the text says why (issue 47,
+    // point 7): --bands 1 printed "rho +0.00 0.00x / 1.02x" (an empty half's median), --bands 2
+    // every parameter at rho +-1.00.
+    void sweepBelowTheMinimumHasNoTable() {
+        for (const char* n : {"1", "2", "9"}) {
+            const auto r = runImmap({"sweep", "--topology", kTopo, "--policies",
+                                     "single,split-locks", "--copies", "2", "--duration-ms", "5",
+                                     "--seeds", "1", "--walkers", "0", "--bands", n});
+            QCOMPARE(r.status, 0);
+            QVERIFY2(!r.out.contains("rho"), r.out.constData());
+            QVERIFY2(!r.out.contains("0.00x"), r.out.constData());
+            QVERIFY2(r.out.contains(QByteArray("No table of what moves each ratio: a rank "
+                                               "correlation takes at least 10 parameter sets to "
+                                               "mean anything, and this sweep drew ") +
+                                    n),
+                     r.out.constData());
+            // The band line is still there.
+            QVERIFY(r.out.contains("split-locks/single at 2:"));
+        }
+        QVERIFY(runImmap({"sweep", "--help"}).out.contains("needs N of at least 10"));
     }
 
     // The scorecard's JSON on a small band: every observation, valid JSON, exit 0.

@@ -126,8 +126,7 @@ private slots:
     // dialog and leaves no file behind.
     // Every way the window writes a file refuses one it has read (the CLI's rule): an export,
     // a scenario or a recording over the loaded source, topology, trace or recipe would destroy
-    // what is on screen. The open trace alone may be recorded over: the window then opens the
-    // new one.
+    // what is on screen. The open trace too: its bookmarks count its events (issue 47).
     void writesNeverReplaceTheWindowsInputs() {
         QTemporaryDir dir;
         // The maps file is named like an export, so that only the input rule can refuse it.
@@ -155,9 +154,14 @@ private slots:
         }
         QVERIFY(!w.saveScenario(trace));
         QVERIFY2(w.lastError().contains(trace + ": is also"), qPrintable(w.lastError()));
+        QVERIFY(!w.recordTrace(trace, "single", 3, 1));
+        QVERIFY2(w.lastError().contains(trace + ": is also"), qPrintable(w.lastError()));
         for (const auto& [f, bytes] : before)
             QCOMPARE(testing::readAll(f), bytes);
-        QVERIFY2(w.recordTrace(trace, "single", 3, 1), qPrintable(w.lastError()));
+        QCOMPARE(w.traceCursor()->header().copies, 2u);
+        // A new file: recorded and opened.
+        QVERIFY2(w.recordTrace(dir.filePath("next.trace"), "single", 3, 1),
+                 qPrintable(w.lastError()));
         QCOMPARE(w.traceCursor()->header().copies, 3u);
     }
 

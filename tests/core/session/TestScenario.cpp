@@ -129,6 +129,27 @@ private slots:
             << "bad.json:3: unknown policy \"split-everything\"";
         QTest::newRow("copies out of range") << "{\"version\": 1,\n\"copies\": [1,\n 0]}"
                                              << "bad.json:3: \"copies\" is 0, out of range";
+        // Empty lists read as "not given": refused instead (issue 47, point 7).
+        QTest::newRow("copies empty") << "{\"version\": 1,\n\"copies\": []}"
+                                      << "bad.json:2: \"copies\" is empty";
+        QTest::newRow("policies empty") << "{\"version\": 1,\n\n\"policies\": [ ]}"
+                                        << "bad.json:3: \"policies\" is empty";
+        // A second key won silently, and a bad one was reported at the first one's line.
+        QTest::newRow("duplicate key")
+            << "{\"version\": 1,\n\"copies\": [1, 2],\n\"title\": \"t\",\n\"copies\": \"x\"}"
+            << "bad.json:4: duplicate key \"copies\" (first at line 2)";
+        QTest::newRow("duplicate key in a bookmark")
+            << "{\"version\": 1, \"bookmarks\": [\n{\"caption\": \"a\"},\n{\"caption\": \"b\",\n "
+               "\"zoom\": 2, \"caption\": \"c\"}]}"
+            << "bad.json:4: duplicate key \"caption\" (first at line 3)";
+        // A nested object's key of the same name comes first in the text: the message names
+        // the line of the key at fault.
+        QTest::newRow("key named after a nested one")
+            << "{\"version\": 1,\n\"bookmarks\": [{\"caption\": \"a\", \"zoom\": 2}],\n\"zoom\": 3}"
+            << "bad.json:3: unknown key \"zoom\"";
+        QTest::newRow("bad value after a nested key of its name")
+            << "{\"version\": 1,\n\"params\": {\"title\": 1},\n\"title\": 5}"
+            << "bad.json:3: \"title\" must be a string";
         QTest::newRow("copies fraction") << "{\"version\": 1,\n\"copies\": [1.5]}"
                                          << "bad.json:2: \"copies\" must be a whole number";
         QTest::newRow("unknown parameter")

@@ -6,6 +6,7 @@
 #include <QTest>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 #include <set>
 
 #include "SmallSweep.h"
@@ -104,6 +105,60 @@ private slots:
         // correlation of the ranks is 4.5 / sqrt(5 * 4.5).
         QVERIFY(std::abs(Sensitivity::spearman({1, 2, 2, 3}, {1, 2, 3, 4}) -
                          4.5 / std::sqrt(5 * 4.5)) < 1e-12);
+    }
+
+    // The noise level against every ordering (issue 47, point 7): over n unrelated sets each
+    // of the n! orderings of the results is equally likely, so the share of them whose |rho|
+    // exceeds noiseLevel(n) is the chance of a spurious rho that large. Counted exhaustively.
+    void noiseLevelIsOneTimeInTwentyOverEveryOrdering() {
+        for (std::size_t n : {6, 8}) {
+            std::vector<double> x(n), y(n);
+            std::iota(x.begin(), x.end(), 1.0);
+            y = x;
+            std::size_t above = 0, all = 0;
+            do {
+                above += std::abs(Sensitivity::spearman(x, y)) > Sensitivity::noiseLevel(n) + 1e-12;
+                ++all;
+            } while (std::next_permutation(y.begin(), y.end()));
+            const double share = static_cast<double>(above) / static_cast<double>(all);
+            // At most 5%; the normal approximation is a little strict for few sets (exact
+            // counts: 24 of 720 at 6 sets, 1,482 of 40,320 at 8).
+            QVERIFY2(share <= 0.05 && share > 0.03, qPrintable(QString::number(share)));
+        }
+        // At 4 sets a perfect ordering, either way, is 2 of the 24: more than one time in 20.
+        QVERIFY(2.0 / 24 > 0.05);
+        QVERIFY(Sensitivity::noiseLevel(4) > 1);
+        QVERIFY(std::abs(Sensitivity::noiseLevel(10) - 0.653) < 1e-3);
+        QVERIFY(std::abs(Sensitivity::noiseLevel(24) - 0.409) < 1e-3);
+    }
+
+    // Below kMinSets no table: at 1 set the lower half was empty (its median printed 0.00x),
+    // at 2 every rho was +-1.
+    void noTableBelowTheMinimum() {
+        CostParams base;
+        const std::vector<std::string> names = LatinHypercube::drawnNames(base);
+        for (std::size_t n : {std::size_t{1}, std::size_t{2}, Sensitivity::kMinSets - 1}) {
+            const std::vector<CostParams> sets =
+                LatinHypercube::draw(base, static_cast<unsigned>(n), 1);
+            std::vector<double> result(n);
+            std::iota(result.begin(), result.end(), 1.0);
+            QVERIFY(Sensitivity::rank(sets, names, result).empty());
+        }
+        const std::size_t n = Sensitivity::kMinSets;
+        const std::vector<CostParams> sets =
+            LatinHypercube::draw(base, static_cast<unsigned>(n), 1);
+        std::vector<double> result;
+        for (const CostParams& p : sets)
+            result.push_back(p.get(names.front()));
+        const auto ranked = Sensitivity::rank(sets, names, result);
+        QCOMPARE(ranked.size(), names.size());
+        QCOMPARE(ranked.front().name, names.front());
+        QCOMPARE(ranked.front().rho, 1.0);
+        // Each half holds 5 sets: their medians are the 3rd and 8th smallest results.
+        std::vector<double> sorted = result;
+        std::sort(sorted.begin(), sorted.end());
+        QCOMPARE(ranked.front().lowHalf, sorted[2]);
+        QCOMPARE(ranked.front().highHalf, sorted[7]);
     }
 
     // A banded point's draws are the runs under the drawn sets, seeded after the point's seeds;

@@ -120,6 +120,60 @@ private slots:
         }
     }
 
+    // --bands 0 (issue 47, point 7): no sets drawn, so the band is the seeds' 10-90% spread at
+    // the defaults, labelled so everywhere (verdict, tally, table header, JSON), and judged by
+    // the same rules. With 2 seeds a, b the type-7 quantiles are a + 0.1 (b - a) and
+    // a + 0.9 (b - a), by hand.
+    void withoutSetsTheBandIsTheSeedsSpread() {
+        ScorecardConfig c;
+        c.bands = 0;
+        c.seeds = 2;
+        c.durationMs = 5;  // what is checked holds for any window: the shortest that runs
+        const std::vector<ScoreLine> lines = Scorecard::run(c);
+        std::size_t modelled = 0;
+        for (const ScoreLine& l : lines) {
+            const Observation& o = *l.observation;
+            if (!l.modelled) continue;
+            ++modelled;
+            QVERIFY(l.overSeeds);
+            QCOMPARE(l.draws, 0u);
+            QCOMPARE(l.seedValues.size(), std::size_t{2});
+            const double a = std::min(l.seedValues[0], l.seedValues[1]),
+                         b = std::max(l.seedValues[0], l.seedValues[1]);
+            QVERIFY(std::abs(l.band.p10 - (a + 0.1 * (b - a))) <= 1e-12 * std::max(1.0, b));
+            QVERIFY(std::abs(l.band.p90 - (a + 0.9 * (b - a))) <= 1e-12 * std::max(1.0, b));
+            const double p = o.published;
+            if (o.bound == Observation::Bound::None) continue;
+            const bool inside = o.bound == Observation::Bound::AtLeast
+                                    ? l.band.p90 >= p
+                                    : p >= l.band.p10 && p <= l.band.p90;
+            QCOMPARE(l.hit, inside);
+            QVERIFY2(QString::fromStdString(l.verdict).endsWith("seeds' spread") ||
+                         QString::fromStdString(l.verdict).contains("the seeds' spread "),
+                     l.verdict.c_str());
+            QVERIFY(l.verdict.find("band") == std::string::npos);
+        }
+        QVERIFY(modelled >= 9);
+        const std::string tally = Scorecard::tally(lines).text();
+        QVERIFY2(tally.find(" modelled observations inside the seeds' 10-90% spread at the "
+                            "defaults (no parameter sets drawn") != std::string::npos,
+                 tally.c_str());
+        const std::string table = Scorecard::toMarkdown(lines);
+        QVERIFY(table.find("| seeds' 10-90% spread |") != std::string::npos);
+        QVERIFY(table.find("10-90% band") == std::string::npos);
+        const QJsonArray obs =
+            QJsonDocument::fromJson(QByteArray::fromStdString(Scorecard::toJson(lines, c)))
+                .object()["observations"]
+                .toArray();
+        QCOMPARE(obs[0].toObject()["model"].toObject()["band_over"].toString(), QString("seeds"));
+        // With sets drawn, the band is theirs and is called one.
+        for (const ScoreLine& l : lines_)
+            QVERIFY(!l.overSeeds);
+        QVERIFY(Scorecard::toMarkdown(lines_).find("| 10-90% band |") != std::string::npos);
+        QVERIFY(Scorecard::tally(lines_).text().find("inside the model's 10-90% band") !=
+                std::string::npos);
+    }
+
     // Every field, for hits and misses alike.
     void jsonHoldsEveryField() {
         const QJsonObject root =

@@ -88,13 +88,14 @@ SweepPart editedRow(const SweepPart& part, const std::function<void(QJsonObject&
     });
 }
 
-// The 1-based line of the first `"key":` at or after the first point in a part's text: where a
-// refusal of the first point's field must point.
+// The 1-based line of the first point's row's own `"key":` in a part written indented (Qt
+// indents 4 spaces a level: root, "points", the point, "row", so the row's own keys sit 16
+// spaces in, its summary's 20): where a refusal of the first point's field must point.
 int lineOfRowKey(const std::string& text, const std::string& key) {
     const std::size_t points = text.find("\"points\"");
-    const std::size_t at = text.find("\"" + key + "\":", points);
+    const std::size_t at = text.find("\n" + std::string(16, ' ') + "\"" + key + "\":", points);
     return static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) +
-           1;
+           2;  // the line after the newline found
 }
 
 }  // namespace
