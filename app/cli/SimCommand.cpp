@@ -40,16 +40,20 @@ void addCommonOptions(CliCommand& p) {
     // The product's default machine, the default scenario's (samples/topologies/README.md).
     p.addOption({"topology", "Machine: host, xml:FILE, synthetic:DESC[;distances=...].", "SPEC",
                  session::kDefaultTopology});
-    p.addOption({"duration-ms",
-                 "Least simulated time measured, after the warm-up; the window then lasts until "
-                 "every copy has completed window_execs execs and all of them window_total_execs.",
-                 "MS", QString::number(defaults.durationMs)});
+    p.addOption(
+        {"duration-ms",
+         "Least simulated time measured, after the warm-up; the window then lasts until "
+         "every copy has completed window_execs execs and all of them window_total_execs. "
+         "Every run ends within warmup_max_ms + window_max_ms of simulated time (5 s + 5 s "
+         "by default; the larger of window_max_ms and MS); a warm-up that reaches its bound "
+         "has no steady state: the result says why (overload) and measures MS of it.",
+         "MS", QString::number(defaults.durationMs)});
     p.addOption(
         {"seed", "Random seed (copy start times, walkers).", "S", QString::number(defaults.seed)});
     p.addOption({"recipe", "Exec recipe JSON (default: the built-in execl recipe).", "FILE"});
     p.addOption({"walkers",
                  "Whole-file walkers per second (rmap walks on the walker file); a sweep also runs "
-                 "every point without them, side by side (see --no-side-by-side).",
+                 "every point without them, side by side (see --no-side-by-side). 0 to 1e6.",
                  "PER_S", QString::number(defaults.walkersPerSecond)});
     p.addOption({"param", "Cost-model parameter, repeatable (see --list-params).", "NAME=VALUE"});
     p.addOption(
@@ -88,9 +92,13 @@ std::optional<int> readCommon(const CliCommand& p, Common& c) {
             "--duration-ms must be a positive number of milliseconds (at most 1e7)");
     if (p.isSet("seed") && !CliCommand::parseInteger(p.value("seed"), s.seed))
         return p.usageError("--seed must be a non-negative integer");
-    if (p.isSet("walkers") && (!CliCommand::parseNumber(p.value("walkers"), s.walkersPerSecond) ||
-                               s.walkersPerSecond < 0 || s.walkersPerSecond > 1e8))
-        return p.usageError("--walkers must be a rate from 0 to 1e8 per second");
+    if (p.isSet("walkers")) {
+        std::string range;
+        if (!CliCommand::parseNumber(p.value("walkers"), s.walkersPerSecond))
+            return p.usageError("--walkers must be a rate per second");
+        if (!limits::InputLimits::check("walkers_per_s", s.walkersPerSecond, range, "--walkers"))
+            return p.usageError(QString::fromStdString(range));
+    }
     if (p.isSet("fit")) {
         // --param values given beside it still win.
         try {
@@ -168,7 +176,9 @@ void printText(const sim::SimResult& r, std::size_t maxLocks) {
               << " ms warm-up; seed " << r.seed << ")\n"
               << "  execs per copy in the window: fewest " << r.execsPerCopyMin << ", mean "
               << fmt(r.copies ? static_cast<double>(r.execs) / r.copies : 0, 1);
-    if (r.execsPerCopyMin < static_cast<std::uint64_t>(r.params.windowExecs))
+    if (!r.overload.empty())
+        std::cout << "\n  " << r.overload;
+    else if (r.execsPerCopyMin < static_cast<std::uint64_t>(r.params.windowExecs))
         std::cout << ": fewer than window_execs (" << fmt(r.params.windowExecs)
                   << "), the window stopped at window_max_ms";
     std::cout << "\n";

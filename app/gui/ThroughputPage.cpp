@@ -151,6 +151,20 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs, bool 
     // (after the heading line) and the scope in one line.
     // A slide keeps only the heading line, not the per-copies figures: the plot and its quoted
     // points carry them, and four lines of large type hold no more.
+    // A point without a steady state says so first, with the run's own reason: its execs/s is
+    // a measurement of the saturation, not a throughput.
+    QString overloaded;
+    std::size_t overloads = 0;
+    for (const sim::SimResult& r : runs) {
+        if (r.overload.empty()) continue;
+        if (overloads++ == 0)
+            overloaded = tr("No steady state: %1 at %2 copies, %3 walks/s: %4")
+                             .arg(QString::fromStdString(r.policy))
+                             .arg(r.copies)
+                             .arg(r.walkersPerSecond)
+                             .arg(QString::fromStdString(r.overload));
+    }
+    if (overloads > 1) overloaded += tr(" (and %1 more points)").arg(overloads - 1);
     auto close = [&](QStringList& lines, qsizetype headings) {
         if (slide) {
             lines = lines.mid(0, headings);
@@ -158,6 +172,7 @@ QString ThroughputPage::summarise(const std::vector<sim::SimResult>& runs, bool 
         } else {
             lines << bandLine(runs);
         }
+        if (!overloaded.isEmpty()) lines.prepend(overloaded);
         lines << (slide ? slideScopeNote() : scopeNote());
         lines.removeAll(QString());
         return lines.join(QLatin1Char('\n'));

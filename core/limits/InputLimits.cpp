@@ -14,7 +14,9 @@ const std::vector<InputLimits::Range>& InputLimits::table() {
         {"copies", "copies", 1, 100'000, "execl copies simulated (simulate, sweep, the app)"},
         {"duration_ms", "ms", 0.001, 1e7,
          "simulated time measured after the warm-up; also at least one exec per copy"},
-        {"walkers_per_s", "per s", 0, 1e8, "whole-file walkers per second"},
+        {"walkers_per_s", "per s", 0, 1e6,
+         "whole-file walkers per second: each arrival is an event, so a run's walks are at "
+         "most this x (warmup_max_ms + window_max_ms), 1e7 at the defaults"},
         {"processes", "processes", 1, 100'000'000,
          "processes of a synthetic host or of `tree libc` (also checked against memory)"},
         {"cycles", "cycles", 0, 1e10,

@@ -18,6 +18,7 @@
 #include "io/JsonKeys.h"
 #include "io/JsonLocator.h"
 #include "io/OutputTarget.h"
+#include "io/TextPosition.h"
 #include "limits/InputLimits.h"
 #include "mapping/Policy.h"
 #include "session/DefaultScenario.h"
@@ -311,7 +312,8 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
         s.durationMs = r.number(o["durationMs"], "durationMs", keyAt("durationMs"), 1, 10000);
     if (o.contains("walkersPerSecond"))
         s.walkersPerSecond =
-            r.number(o["walkersPerSecond"], "walkersPerSecond", keyAt("walkersPerSecond"), 0, 1e7);
+            r.number(o["walkersPerSecond"], "walkersPerSecond", keyAt("walkersPerSecond"), 0,
+                     limits::InputLimits::range("walkers_per_s").max);
     if (o.contains("walkersSideBySide"))
         s.walkersSideBySide =
             r.boolean(o["walkersSideBySide"], "walkersSideBySide", keyAt("walkersSideBySide"));

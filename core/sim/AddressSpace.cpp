@@ -44,9 +44,24 @@ void AddressSpace::insertOp(Plan& plan, SimVma* vma, std::uint64_t pgoff, std::u
     plan.ops.push_back(op);
 }
 
-void AddressSpace::split(std::size_t i, std::uint64_t at, bool newBelow, const BatchRule& batch,
-                         Plan& plan) {
-    Segment& seg = segs_[i];
+std::vector<AddressSpace::Segment> AddressSpace::segments() const {
+    std::vector<Segment> out;
+    out.reserve(segs_.size());
+    for (const auto& [start, seg] : segs_)
+        out.push_back(seg);
+    return out;
+}
+
+AddressSpace::Segments::iterator AddressSpace::firstEndingAfter(std::uint64_t page) {
+    auto it = segs_.upper_bound(page);  // the first starting after it
+    if (it != segs_.begin() && std::prev(it)->second.end > page) --it;
+    return it;
+}
+
+AddressSpace::Segments::iterator AddressSpace::split(Segments::iterator it, std::uint64_t at,
+                                                     bool newBelow, const BatchRule& batch,
+                                                     Plan& plan) {
+    const Segment seg = it->second;
     SimVma* piece = allocate(seg.file);
     piece->home = seg.vma->home;  // split pieces inherit the tree (and home) of the original
     piece->tree = seg.vma->tree;
@@ -79,8 +94,8 @@ void AddressSpace::split(std::size_t i, std::uint64_t at, bool newBelow, const B
     plan.ops.push_back(rm);
     insertOp(plan, seg.vma, kept.pgoff, kept.end - kept.start);
     pushHold(plan, Hold::Split, seg.file, second, true, seg.accounted);
-    segs_[i] = lower;
-    segs_.insert(segs_.begin() + static_cast<std::ptrdiff_t>(i) + 1, upper);
+    it->second = lower;
+    return segs_.emplace_hint(std::next(it), at, upper);
 }
 
 void AddressSpace::unlinkBatched(const std::vector<Segment>& gone, const BatchRule& batch,
@@ -108,28 +123,19 @@ void AddressSpace::unmap(std::uint64_t start, std::uint64_t end, const BatchRule
                          Plan& plan) {
     // Split the VMA straddling the start (new piece below) and the one straddling the end
     // (new piece above), as vms_gather_munmap_vmas does; then everything inside goes.
-    for (std::size_t i = 0; i < segs_.size(); ++i) {
-        if (segs_[i].start < start && segs_[i].end > start) {
-            split(i, start, true, batch, plan);
-            break;
-        }
-    }
-    for (std::size_t i = 0; i < segs_.size(); ++i) {
-        if (segs_[i].start < end && segs_[i].end > end) {
-            split(i, end, false, batch, plan);
-            break;
-        }
-    }
+    auto first = firstEndingAfter(start);
+    if (first != segs_.end() && first->second.start < start)
+        first = split(first, start, true, batch, plan);
+    auto last = firstEndingAfter(end);
+    if (last != segs_.end() && last->second.start < end) split(last, end, false, batch, plan);
+    // The segments inside are now exactly those from the one starting at or after `start` to
+    // the one starting at `end` or later.
+    const auto from = segs_.lower_bound(start);
+    const auto to = segs_.lower_bound(end);
     std::vector<Segment> gone;
-    auto keep = segs_.begin();
-    for (auto it = segs_.begin(); it != segs_.end(); ++it) {
-        if (it->start >= start && it->end <= end) {
-            gone.push_back(*it);
-        } else {
-            *keep++ = *it;
-        }
-    }
-    segs_.erase(keep, segs_.end());
+    for (auto it = from; it != to; ++it)
+        gone.push_back(it->second);
+    segs_.erase(from, to);
     unlinkBatched(gone, batch, plan);
 }
 
@@ -140,10 +146,7 @@ void AddressSpace::map(std::int32_t file, std::uint64_t start, std::uint64_t end
     const std::uint32_t first = static_cast<std::uint32_t>(plan.ops.size());
     insertOp(plan, vma, pgoff, end - start);
     pushHold(plan, Hold::Map, file, first);
-    Segment seg{start, end, file, pgoff, prot, (prot & kProtWrite) != 0, vma};
-    auto at = std::lower_bound(segs_.begin(), segs_.end(), start,
-                               [](const Segment& s, std::uint64_t v) { return s.start < v; });
-    segs_.insert(at, seg);
+    segs_.emplace(start, Segment{start, end, file, pgoff, prot, (prot & kProtWrite) != 0, vma});
 }
 
 bool AddressSpace::mergeNew(std::int32_t file, std::uint64_t start, std::uint64_t end,
@@ -154,32 +157,31 @@ bool AddressSpace::mergeNew(std::int32_t file, std::uint64_t start, std::uint64_
     // adjacent addresses and contiguous file offsets. The new mapping has no anon_vma, and a
     // copy's VMAs were never inherited by fork, so is_mergeable_anon_vma always agrees.
     const bool accounted = (prot & kProtWrite) != 0;
-    auto at = std::lower_bound(segs_.begin(), segs_.end(), start,
-                               [](const Segment& s, std::uint64_t v) { return s.start < v; });
-    const std::size_t nextIdx = static_cast<std::size_t>(at - segs_.begin());
+    const auto next = segs_.lower_bound(start);
+    const auto prev = next == segs_.begin() ? segs_.end() : std::prev(next);
     auto compatible = [&](const Segment& s) {
         return s.file == file && s.prot == prot && s.accounted == accounted;
     };
-    const bool left = nextIdx > 0 && segs_[nextIdx - 1].end == start &&
-                      compatible(segs_[nextIdx - 1]) &&
-                      segs_[nextIdx - 1].pgoff + (start - segs_[nextIdx - 1].start) == pgoff;
-    const bool right = nextIdx < segs_.size() && segs_[nextIdx].start == end &&
-                       compatible(segs_[nextIdx]) && segs_[nextIdx].pgoff == pgoff + (end - start);
+    const bool left = prev != segs_.end() && prev->second.end == start &&
+                      compatible(prev->second) &&
+                      prev->second.pgoff + (start - prev->second.start) == pgoff;
+    const bool right = next != segs_.end() && next->second.start == end &&
+                       compatible(next->second) && next->second.pgoff == pgoff + (end - start);
     if (!left && !right) return false;
     // vma_expand grows prev (if it merges) or next: vma_prepare takes it out of the tree,
     // vma_complete puts it back with the new range; with both, next is removed as well.
-    const std::size_t keep = left ? nextIdx - 1 : nextIdx;
-    Segment& k = segs_[keep];
+    const auto keep = left ? prev : next;
+    Segment& k = keep->second;
     const std::uint32_t first = static_cast<std::uint32_t>(plan.ops.size());
     TreeOp rm;
     rm.kind = TreeOp::Remove;
     rm.vma = k.vma;
     plan.ops.push_back(rm);
     const std::uint64_t newStart = left ? k.start : start;
-    const std::uint64_t newEnd = right ? segs_[nextIdx].end : end;
+    const std::uint64_t newEnd = right ? next->second.end : end;
     const std::uint64_t newPgoff = left ? k.pgoff : pgoff;
     insertOp(plan, k.vma, newPgoff, newEnd - newStart);
-    const bool anon = k.accounted || (left && right && segs_[nextIdx].accounted);
+    const bool anon = k.accounted || (left && right && next->second.accounted);
     if (left && right) {
         // __remove_shared_vm_struct in vma_complete; under split-locks the v2 patch has it
         // lock the removed VMA's own tree.
@@ -190,7 +192,7 @@ bool AddressSpace::mergeNew(std::int32_t file, std::uint64_t start, std::uint64_
         TreeOp gone;
         gone.kind = TreeOp::Remove;
         gone.release = true;
-        gone.vma = segs_[nextIdx].vma;
+        gone.vma = next->second.vma;
         plan.ops.push_back(gone);
         if (batch.splitTwoHolds) {
             pushHold(plan, Hold::Unlink, file, second);
@@ -200,10 +202,17 @@ bool AddressSpace::mergeNew(std::int32_t file, std::uint64_t start, std::uint64_
     } else {
         pushHold(plan, Hold::Expand, file, first, true, anon);
     }
-    k.start = newStart;
-    k.end = newEnd;
-    k.pgoff = newPgoff;
-    if (left && right) segs_.erase(segs_.begin() + static_cast<std::ptrdiff_t>(nextIdx));
+    Segment grown = k;
+    grown.start = newStart;
+    grown.end = newEnd;
+    grown.pgoff = newPgoff;
+    if (left && right) segs_.erase(next);
+    if (left) {
+        keep->second = grown;  // its start, the key, is unchanged
+    } else {
+        segs_.erase(keep);  // next grows down: a new key
+        segs_.emplace(newStart, grown);
+    }
     return true;
 }
 
@@ -211,18 +220,17 @@ void AddressSpace::protect(std::uint64_t start, std::uint64_t end, std::uint8_t 
                            const BatchRule& batch, Plan& plan) {
     // mprotect_fixup: nothing happens to a VMA that already has the protection; otherwise it
     // is split at the range ends (new piece below at the start, above at the end).
-    for (std::size_t i = 0; i < segs_.size(); ++i) {
-        Segment& s = segs_[i];
-        if (s.end <= start || s.start >= end || s.prot == prot) continue;
+    for (auto it = firstEndingAfter(start); it != segs_.end() && it->second.start < end; ++it) {
+        const Segment& s = it->second;
+        if (s.prot == prot) continue;
         if (s.start < start) {
-            split(i, start, true, batch, plan);
-            continue;  // segs_[i + 1] is the part inside; the loop reaches it next
+            it = split(it, start, true, batch, plan);  // the upper part is the one inside
         }
-        if (s.end > end) split(i, end, false, batch, plan);
-        segs_[i].prot = prot;
+        if (it->second.end > end) split(it, end, false, batch, plan);
+        it->second.prot = prot;
         // mprotect_fixup: making a private mapping writable charges it (VM_ACCOUNT); dropping
         // the write bit keeps the charge.
-        if (prot & kProtWrite) segs_[i].accounted = true;
+        if (prot & kProtWrite) it->second.accounted = true;
     }
 }
 
@@ -245,8 +253,8 @@ void AddressSpace::planMprotect(std::uint64_t startPage, std::uint64_t pages, st
 
 void AddressSpace::planExitMmap(const BatchRule& batch, Plan& plan) {
     // free_pgtables over the whole old image, in address order.
-    std::vector<Segment> gone;
-    gone.swap(segs_);
+    std::vector<Segment> gone = segments();
+    segs_.clear();
     unlinkBatched(gone, batch, plan);
 }
 

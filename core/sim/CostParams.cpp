@@ -279,6 +279,16 @@ const std::vector<CostParams::Info>& CostParams::table() {
          "a few execs to dissolve.",
          "At 384 copies on one lock, Little's law on every lock holds within 2% from about 2 "
          "execs per copy on (measured with this simulator; tests/core/sim)."},
+        {"warmup_max_ms", "ms", &CostParams::warmupMaxMs, 5'000, 0, 1e7, 5'000, 5'000,
+         "The longest the warm-up may last waiting for warmup_execs. A run that reaches it has "
+         "no steady state (a copy cannot finish its execs: whole-file walkers arriving faster "
+         "than their lock serves them, say); it then measures duration_ms of that state and "
+         "says so in its result (overload). With window_max_ms it bounds every run's simulated "
+         "time: at most warmup_max_ms + window_max_ms (or duration_ms when longer).",
+         "Simulated time, a bound on the run's cost like window_max_ms: at the defaults the "
+         "warm-up takes 5-70 ms (3 execs of a copy, 64 ms for single at 384 copies on the "
+         "12-node sample); a configuration whose copies cannot do warmup_execs execs in it even "
+         "alone is refused before it runs (inference)."},
         {"window_execs", "execs per copy", &CostParams::windowExecs, 20, 0, 1e6, 20, 20,
          "The measured window lasts at least duration_ms and then until every copy has completed "
          "this many execs in it (up to window_max_ms). UnixBench's score is the copies' "

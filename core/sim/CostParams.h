@@ -47,6 +47,7 @@ struct CostParams {
     double backgroundProcesses = 250;
     double warmupMs = 5;
     double warmupExecs = 3;
+    double warmupMaxMs = 5'000;
     double windowExecs = 20;
     double windowTotalExecs = 400;
     double windowMaxMs = 5'000;

@@ -207,6 +207,12 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
                          "\": \"exec_open\" must be \"binary\" or \"interpreter\"");
         }
         rf.mappedPages = pagesField(f, "mapped_pages", ctx, false, 0);
+        // Pages of the file one exec maps, so no more than its region of the address space
+        // (2^32 pages, as every step's range); each costs atomics per exec (SharedLines).
+        if (rf.mappedPages > (std::uint64_t{1} << 32))
+            ctx.fail("file \"" + rf.name +
+                     "\": \"mapped_pages\" must be from 0 to 2^32 pages (no more than the "
+                     "file's region an exec can map)");
         const QJsonValue exclude = f.value("rmap_exclude");
         if (!exclude.isUndefined() && !exclude.isBool())
             ctx.fail("file \"" + rf.name + "\": \"rmap_exclude\" must be true or false");

@@ -230,6 +230,18 @@ Time SharedLines::touch(std::uint32_t kind, int cpu, int node, Time t,
     return t + static_cast<Time>(std::llround(delay));
 }
 
+double SharedLines::leastNsPerExec(double atomicNs) const {
+    double ns = 0;
+    for (const std::vector<std::uint32_t>& touches : atStep_)
+        for (std::uint32_t kind : touches) {
+            const SharedLineKind& k = kinds_[kind];
+            const double loopNs =
+                loopNs_.empty() ? 0 : *std::min_element(loopNs_.begin(), loopNs_.end());
+            ns += k.loop ? k.lines * loopNs : k.alike * k.lines * atomicNs;
+        }
+    return ns;
+}
+
 std::vector<SharedLineResult> SharedLines::results() const {
     return stats_;
 }

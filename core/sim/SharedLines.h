@@ -79,6 +79,9 @@ public:
                const std::vector<std::vector<double>>& transferNs, double atomicNs, bool counting);
 
     std::vector<SharedLineResult> results() const;
+    // The least time one exec spends on these lines: every touch's atomics on lines already
+    // in the CPU's cache, no transfer and no wait (Simulator::checkConfig's floor on an exec).
+    double leastNsPerExec(double atomicNs) const;
 
 private:
     struct Line {

@@ -31,6 +31,7 @@ std::string SimResult::toJson(bool detail) const {
     o["execs_per_s"] = execsPerSecond;
     o["execs"] = static_cast<double>(execs);
     o["execs_per_copy_min"] = static_cast<double>(execsPerCopyMin);
+    if (!overload.empty()) o["overload"] = QString::fromStdString(overload);
     if (!seedRates.empty()) {
         QJsonArray rates;
         for (double v : seedRates)

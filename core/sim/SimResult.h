@@ -65,6 +65,10 @@ struct SimResult {
     // A banded sweep point: execs/s under each parameter set drawn over the plausible ranges
     // (Sweep, LatinHypercube), in draw order. Empty without bands.
     std::vector<double> bandRates;
+    // Empty when the run reached a steady state. Otherwise why it did not, from what the run
+    // saw (the walkers' demand on a lock, walks/s x their mean hold, at or above 1: its queue
+    // never drains), and that the window then measured that state for duration_ms only.
+    std::string overload;
     std::uint64_t execs = 0;            // completed in the window
     std::uint64_t execsPerCopyMin = 0;  // the fewest execs a copy completed in the window
     std::vector<LockResult> locks;

@@ -287,6 +287,10 @@ void Simulator::Impl::release(std::size_t id, int lockIndex, Time t) {
     }
     // The agent lets go of its locks last to first; after the first one it moves on.
     Agent& a = agents[id];
+    if (!a.copy) {
+        l.walkerHeldNs += static_cast<double>(t - a.heldSince);
+        ++l.walkerHolds;
+    }
     if (!a.copy && a.locks.size() == 1 && a.locks.front().mode == Mode::Write) {
         walkerHeldNs += static_cast<double>(t - a.heldSince);
         ++walkerHolds;
@@ -339,8 +343,25 @@ bool Simulator::Impl::walkersOverload() const {
     return cfg.walkersPerSecond * meanHoldNs >= 1e9;
 }
 
+// "1,000 walks/s x 1.52 ms mean hold = 1.52": the walkers' demand on a lock, as measured so far.
+std::string Simulator::Impl::walkerDemand(const Lock& l) const {
+    if (l.walkerHolds == 0) return "";
+    const double holdNs = l.walkerHeldNs / static_cast<double>(l.walkerHolds);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%.0f walks/s x %.4g us mean hold = %.3g", cfg.walkersPerSecond,
+                  holdNs / 1e3, cfg.walkersPerSecond * holdNs / 1e9);
+    return buf;
+}
+
 void Simulator::Impl::walkerArrive(Time t) {
-    if (!inWindow && t >= warmup && walkersOverload()) startWindow(t);
+    if (!inWindow && t >= warmup && walkersOverload()) {
+        const Lock& top = *locks[static_cast<std::size_t>(
+            files[static_cast<std::size_t>(recipe->walkerFile)].topLock)];
+        overload = "the walkers saturate " + top.name + ": " + walkerDemand(top) +
+                   " >= 1, each holding it alone, so its queue grows without bound: no steady "
+                   "state; measured from warmup_ms on";
+        startWindow(t);
+    }
     std::size_t id;
     if (!freeWalkers.empty()) {
         id = freeWalkers.back();
@@ -386,6 +407,49 @@ void Simulator::Impl::walkerArrive(Time t) {
     a.next = 0;
     acquireNext(id, t);
     scheduleWalker(t);
+}
+
+// warmup_max_ms has passed and some copy has not done its warm-up execs: there is no steady
+// state to wait for. Say why, from what the run saw: the lock the stuck copies wait for, and
+// the walkers' demand on it (walks/s x their mean hold; at 1 or more a walker holds it at every
+// instant on average, Little's law, so the copies' writers find it free ever more rarely).
+// Then measure that state for duration_ms, without waiting for window_execs.
+void Simulator::Impl::warmupLimit(Time t) {
+    if (inWindow) return;
+    const auto warmExecs = static_cast<std::uint64_t>(cfg.params.warmupExecs);
+    std::size_t stuck = 0;
+    std::vector<std::size_t> waiting(locks.size(), 0);
+    for (unsigned c = 0; c < cfg.copies; ++c) {
+        const Agent& a = agents[c];
+        if (a.execsDone >= warmExecs) continue;
+        ++stuck;
+        if ((a.clock.phase == Phase::Wait || a.clock.phase == Phase::Spin) &&
+            a.next < a.locks.size())
+            ++waiting[static_cast<std::size_t>(a.locks[a.next].lock)];
+    }
+    const auto most = std::max_element(waiting.begin(), waiting.end());
+    char buf[320];
+    std::snprintf(buf, sizeof buf,
+                  "no steady state: after warmup_max_ms (%g ms) %zu of %u copies had not "
+                  "completed warmup_execs (%g execs)",
+                  static_cast<double>(t) / 1e6, stuck, cfg.copies, cfg.params.warmupExecs);
+    overload = buf;
+    if (most != waiting.end() && *most > 0) {
+        const Lock& l = *locks[static_cast<std::size_t>(most - waiting.begin())];
+        const std::string demand = walkerDemand(l);
+        std::snprintf(buf, sizeof buf, "; %zu waited for %s, held %.1f%% of the time", *most,
+                      l.name.c_str(), 100.0 * l.sem.utilisation(t));
+        overload += buf;
+        if (!demand.empty() &&
+            cfg.walkersPerSecond * l.walkerHeldNs / static_cast<double>(l.walkerHolds) >= 1e9)
+            overload = "the walkers saturate " + l.name + ": " + demand +
+                       " >= 1 (a walker holds it at every instant on average), " + overload;
+        else if (!demand.empty())
+            overload += ", walkers' demand " + demand;
+    }
+    overload += "; measured for duration_ms from there";
+    window = MeasureWindow(cfg.durationMs, 0, cfg.durationMs, cfg.copies, 0);
+    startWindow(t);
 }
 
 // The measured window opens: statistics start afresh and the run's end is fixed.
@@ -448,6 +512,9 @@ void Simulator::Impl::handle(const Event& e) {
         case kLineDone:
             touchLines(id, t);
             break;
+        case kWarmupLimit:
+            warmupLimit(t);
+            break;
     }
 }
 
@@ -472,31 +539,73 @@ void Simulator::checkConfig(const SimConfig& config) {
         CostParams check;
         if (!check.set(i.name, config.params.*(i.field), error)) throw limits::LimitError(error);
     }
-    // Copies sharing a CPU take turns at their unlocked work, so each copy's exec takes at
-    // least (copies per CPU) x unlocked_ns_per_exec. A window shorter than that sees at most
-    // one exec per copy, and its execs/s would be a count of 0 or 1 divided by the window.
-    // A window that waits for window_execs lasts up to window_max_ms.
+    // The least time one exec of a copy takes, from every cost that adds to it: the unlocked
+    // work and the shared lines' atomics run on the copy's CPU, which copies sharing it take in
+    // turns; each lock hold's atomics (acquire, release), tree_op_ns per operation,
+    // split_store_ns and anon_vma_lock_ns add to the copy's own exec. A window or a warm-up
+    // shorter than that (or than warmup_execs of them) could never end by its counts.
     const std::size_t pus = config.topology ? config.topology->pus().size() : 0;
+    if (pus == 0) return;
+    const ExecFloor floor = execFloor(config);
+    const double perCpu = std::ceil(static_cast<double>(config.copies) / static_cast<double>(pus));
+    const double cpuNs = floor.unlockedNs + floor.linesNs;
+    const double execNs = std::max(perCpu * cpuNs, cpuNs + floor.holdsNs);
+    auto refuse = [&](const char* what, double ms, double needNs, const char* raise) {
+        char buf[900];
+        std::snprintf(buf, sizeof buf,
+                      "%s of %g ms is too short for %u copies on %zu CPUs: each exec takes at "
+                      "least %.4g ms (%.0f copies per CPU taking turns at unlocked_ns_per_exec "
+                      "%.4g ns and %.4g ns of shared-line atomics (the recipe's mapped_pages x "
+                      "folio_touches_per_page, ...), plus %.4g ns of lock holds: %.0f holds' "
+                      "atomics, tree_op_ns, split_store_ns, anon_vma_lock_ns), so it would hold "
+                      "less than %s; allow at least %.4g ms (%s)",
+                      what, ms, config.copies, pus, execNs / 1e6, perCpu, floor.unlockedNs,
+                      floor.linesNs, floor.holdsNs, floor.holds,
+                      needNs > execNs ? "warmup_execs execs per copy" : "one exec per copy",
+                      std::ceil(needNs / 1e6), raise);
+        throw limits::LimitError(buf);
+    };
+    // A window that waits for window_execs lasts up to window_max_ms.
     const double windowMs = config.params.windowExecs >= 1
                                 ? std::max(config.durationMs, config.params.windowMaxMs)
                                 : config.durationMs;
-    if (pus > 0) {
-        const double perCpu =
-            std::ceil(static_cast<double>(config.copies) / static_cast<double>(pus));
-        const double execNs = perCpu * config.params.unlockedNsPerExec;
-        if (windowMs * 1e6 < execNs) {
-            char buf[512];
-            std::snprintf(buf, sizeof buf,
-                          "a measured window of %g ms is too short for %u copies on %zu CPUs: "
-                          "with %.0f copies per CPU taking turns, each exec takes at least %.1f "
-                          "ms (%.0f x unlocked_ns_per_exec %.0f ns), so the window would hold "
-                          "less than one exec per copy; allow at least %.0f ms (duration_ms, or "
-                          "window_max_ms when the window waits for window_execs)",
-                          windowMs, config.copies, pus, perCpu, execNs / 1e6, perCpu,
-                          config.params.unlockedNsPerExec, std::ceil(execNs / 1e6));
-            throw limits::LimitError(buf);
-        }
+    if (windowMs * 1e6 < execNs)
+        refuse("a measured window", windowMs, execNs,
+               "duration_ms, or window_max_ms when the window waits for window_execs");
+    const double warmupMs = std::max(config.params.warmupMs, config.params.warmupMaxMs);
+    const double warmupNs = std::ceil(config.params.warmupExecs) * execNs;
+    if (config.params.warmupExecs >= 1 && warmupMs * 1e6 < warmupNs)
+        refuse("a warm-up", warmupMs, warmupNs, "warmup_max_ms");
+}
+
+Simulator::ExecFloor Simulator::execFloor(const SimConfig& config) {
+    const CostParams& p = config.params;
+    const Recipe& recipe = config.recipe ? *config.recipe : Recipe::builtinDefault();
+    const bool splitLocks = config.policy.kind == mapping::Policy::Kind::SplitLocks;
+    ExecFloor f;
+    f.unlockedNs = p.unlockedNsPerExec;
+    // Lines as the run builds them, but for the per-CPU loops (they need the machine's
+    // distances; microseconds): a floor.
+    f.linesNs = SharedLines(p, recipe, 1, splitLocks, {}, config.extraSharedLines)
+                    .leastNsPerExec(p.lockAtomicNs);
+    // The holds of a copy's second exec (the first has no old image to tear down).
+    AddressSpace as(0, 0);
+    std::uint32_t ids = 1;
+    as.setIdSource(&ids);
+    BatchRule batch;
+    batch.maxPerHold = config.unlinkBatch;
+    batch.perVma = splitLocks;
+    batch.splitTwoHolds = splitLocks;
+    Plan plan;
+    as.planSteps(recipe, batch, plan);
+    plan.clear();
+    as.planSteps(recipe, batch, plan);
+    for (const Hold& h : plan.holds) {
+        f.holdsNs += 2 * p.lockAtomicNs + h.opCount * p.treeOpNs + (h.store ? p.splitStoreNs : 0) +
+                     (h.anonVma ? p.anonVmaLockNs : 0);
+        ++f.holds;
     }
+    return f;
 }
 
 Simulator::~Simulator() = default;

@@ -112,6 +112,16 @@ public:
     // parameter outside its range (limits::InputLimits, CostParams::table()), or a measured
     // window too short to hold one exec per copy. What the constructor checks first.
     static void checkConfig(const SimConfig& config);
+    // The least simulated time one exec of a copy can take, by what adds to it (checkConfig's
+    // floor): unlocked_ns_per_exec, the shared lines' atomics with no transfer, and the lock
+    // holds' atomics and fixed costs.
+    struct ExecFloor {
+        double unlockedNs = 0;
+        double linesNs = 0;
+        double holdsNs = 0;
+        double holds = 0;
+    };
+    static ExecFloor execFloor(const SimConfig& config);
     ~Simulator();
     Simulator(const Simulator&) = delete;
     Simulator& operator=(const Simulator&) = delete;

@@ -43,8 +43,9 @@ enum EventKind : std::uint32_t {
     kRelease,
     kWalkerArrive,
     kWindowStart,
-    kSliceEnd,  // a spinner's slice ends: it stops if it still spins (payload: its turn)
-    kLineDone,  // a copy's touch of a shared line (or its wait for its CPU) is over
+    kSliceEnd,     // a spinner's slice ends: it stops if it still spins (payload: its turn)
+    kLineDone,     // a copy's touch of a shared line (or its wait for its CPU) is over
+    kWarmupLimit,  // warmup_max_ms: a warm-up still running has no steady state to reach
 };
 
 using Phase = PhaseClock::Phase;
@@ -59,6 +60,10 @@ struct Lock {
     int lastCpu = -1;
     int lastNode = 0;
     std::uint64_t windowTransfers = 0;  // transfers of that line since the window opened
+    // Whole-file walks that held it, and for how long in all (from their last grant to this
+    // lock's release): the walkers' demand on it is walkers_per_s x the mean.
+    double walkerHeldNs = 0;
+    std::uint64_t walkerHolds = 0;
     // Writers optimistically spinning on it are the sem's OSQ, in arrival order (an MCS queue):
     // only its head spins on the lock's own line (owner, count); the others spin on their own
     // per-CPU nodes and put nothing on it (osq_lock, kernel/locking/osq_lock.c).
@@ -159,6 +164,7 @@ struct Simulator::Impl {
     Time windowStart = 0;
     bool inWindow = false;
     MeasureWindow window;  // fixes `end` once the window has enough execs of every copy
+    std::string overload;  // SimResult::overload: why the run has no steady state, or empty
     double unlockedScale = 0;
     // The guard against a clock that stopped (handle()): the instant of the last event and
     // how many events it has seen.
@@ -260,6 +266,8 @@ struct Simulator::Impl {
     void walkerArrive(Time t);
     void scheduleWalker(Time after);
     bool walkersOverload() const;
+    std::string walkerDemand(const Lock& l) const;
+    void warmupLimit(Time t);
     void handle(const Event& e);
     void startWindow(Time t);
     SimResult result(Time at) const;

@@ -219,7 +219,10 @@ void Simulator::Impl::setUp() {
     warmup = toTime(p.warmupMs * 1e6);
     window =
         MeasureWindow(cfg.durationMs, p.windowExecs, p.windowMaxMs, cfg.copies, p.windowTotalExecs);
-    if (p.warmupExecs < 1) queue.schedule(warmup, {0, kWindowStart, 0, 0});
+    if (p.warmupExecs < 1)
+        queue.schedule(warmup, {0, kWindowStart, 0, 0});
+    else
+        queue.schedule(std::max(warmup, toTime(p.warmupMaxMs * 1e6)), {0, kWarmupLimit, 0, 0});
     if (cfg.walkersPerSecond > 0) scheduleWalker(0);
 }
 
@@ -269,6 +272,7 @@ SimResult Simulator::Impl::result(Time at) const {
 
     r.walks = walkLatencies.count();
     r.walksSkipped = walksSkipped;
+    r.overload = overload;
     r.walkVmasMean =
         walksStarted ? static_cast<double>(walkVmasFound) / static_cast<double>(walksStarted) : 0;
     latencyStats(walkLatencies, r.walkerLatencyMeanNs, r.walkerLatencyP99Ns);

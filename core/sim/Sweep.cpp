@@ -98,6 +98,10 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
                 const double rate = s == 0 ? r.execsPerSecond : results[first + s].execsPerSecond;
                 r.seedRates.push_back(rate);
                 sum += rate;
+                // The point's other fields are the first seed's; a verdict of any seed stays.
+                if (r.overload.empty() && s > 0 && !results[first + s].overload.empty())
+                    r.overload = "seed " + std::to_string(config.run.seed + s) + ": " +
+                                 results[first + s].overload;
             }
             r.execsPerSecond = sum / seeds;
         }

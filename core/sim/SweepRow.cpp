@@ -28,6 +28,7 @@ SweepRow SweepRow::of(const SimResult& r) {
     row.walkerLatencyP99Ns = r.walkerLatencyP99Ns;
     row.memoryPerInodeBytes = static_cast<double>(r.memoryPerInodeBytes);
     row.maxUtilisation = Sweep::maxUtilisation(r);
+    row.overload = r.overload;
     return row;
 }
 
@@ -161,6 +162,7 @@ bool SweepRow::fromJson(const QJsonObject& o, SweepRow& out, std::string& error,
                         "a point's \"execs_per_s\" is not the mean of its seed_rates");
     }
     out.summary = o["summary"].toObject();
+    out.overload = out.summary.value("overload").toString().toStdString();
     // The JSON output prints the summary and the CSV the fields: they must say the same.
     const QJsonObject& sum = out.summary;
     std::string differs;
@@ -238,6 +240,9 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
     if (banded)
         out << ",execs_per_s_p10,execs_per_s_median,execs_per_s_p90,speedup_p10,speedup_median,"
                "speedup_p90";
+    const bool overloaded = std::any_of(rows.begin(), rows.end(),
+                                        [](const SweepRow& r) { return !r.overload.empty(); });
+    if (overloaded) out << ",overload";
     out << '\n';
     const SingleRuns singles(rows);
     for (const SweepRow& r : rows) {
@@ -256,6 +261,7 @@ std::string SweepRow::toCsv(const std::vector<SweepRow>& rows) {
             out << ',' << e.p10 << ',' << e.median << ',' << e.p90 << ',' << x.p10 << ','
                 << x.median << ',' << x.p90;
         }
+        if (overloaded) out << ',' << io::CsvField::of(r.overload);
         out << '\n';
     }
     return out.str();

@@ -26,6 +26,7 @@ struct SweepRow {
     double walkerLatencyP99Ns = 0;
     double memoryPerInodeBytes = 0;
     double maxUtilisation = 0;  // the busiest lock's
+    std::string overload;       // SimResult::overload: empty at a steady state
 
     static SweepRow of(const SimResult& r);
     QJsonObject toJson() const;
@@ -40,7 +41,8 @@ struct SweepRow {
     // {"runs": [...]}: each row's summary with its speedup and busiest lock.
     static std::string toJson(const std::vector<SweepRow>& rows);
     // One line per row: policy,copies,execs_per_s,speedup_vs_single,...,walkers_per_s with a
-    // header; a banded sweep adds the execs/s and speedup bands (p10, median, p90) after it.
+    // header; a banded sweep adds the execs/s and speedup bands (p10, median, p90) after it,
+    // and a sweep with a point that had no steady state an `overload` column last.
     static std::string toCsv(const std::vector<SweepRow>& rows);
 };
 

@@ -126,6 +126,39 @@ private slots:
         QVERIFY(missing.err.contains("none.json"));
     }
 
+    // Issue 47 point 2: the hostile runs end. 1e6 walks/s (the top of the range) with a 1 ms
+    // window never finished its warm-up; with warmup_max_ms at 20 ms it ends there and says
+    // why. 1e7 and 1e8 are outside the range now (exit 2), in a scenario too (FILE:LINE).
+    void saturatedRunsEndWithAVerdict() {
+        const auto r =
+            runImmap({"simulate", "--walkers", "1000000", "--copies", "2", "--duration-ms", "1",
+                      "--topology", "synthetic:pu:2", "--param", "warmup_max_ms=20"});
+        QCOMPARE(r.status, 0);
+        QVERIFY2(r.out.contains("after 20.0 ms warm-up"), r.out.constData());
+        QVERIFY2(r.out.contains("  the walkers saturate libc.so.6: 1000000 walks/s x"),
+                 r.out.constData());
+        for (const char* rate : {"1e7", "100000000"}) {
+            const auto bad = runImmap({"simulate", "--walkers", rate, "--copies", "2",
+                                       "--duration-ms", "1", "--topology", "synthetic:pu:2"});
+            QCOMPARE(bad.status, 2);
+            QVERIFY2(bad.err.contains("--walkers must be from 0 to 1000000 per s"),
+                     bad.err.constData());
+        }
+        QTemporaryDir dir;
+        const QString path = dir.filePath("walkers.json");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(
+            "{\n  \"version\": 1,\n  \"topology\": \"synthetic:pu:2\",\n"
+            "  \"walkersPerSecond\": 10000000\n}\n");
+        f.close();
+        for (const char* cmd : {"simulate", "sweep"}) {
+            const auto s = runImmap({cmd, "--scenario", path});
+            QCOMPARE(s.status, 2);
+            QVERIFY2(s.err.contains((path + ":4:").toUtf8()), s.err.constData());
+        }
+    }
+
     // Without walkers (--walkers 0): one slice, policies outer, copies inner.
     void sweepJsonAndCsv() {
         QTemporaryDir dir;

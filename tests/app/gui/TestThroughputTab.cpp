@@ -218,6 +218,18 @@ private slots:
         QCOMPARE(slide[1], withBands[3]);
         QCOMPARE(slide.last(), gui::ThroughputPage::slideScopeNote());
         QVERIFY(!slide.contains(gui::ThroughputPage::scopeNote()));
+        // A point without a steady state: its verdict is the first line, on a slide too, and
+        // the rest is as before.
+        std::vector<sim::SimResult> stuck = runs;
+        stuck[5].overload = "the walkers saturate libc.so.6: 100 walks/s x 20 ms = 2";
+        stuck[7].overload = "no steady state: after warmup_max_ms";
+        const QStringList withVerdict = gui::ThroughputPage::summarise(stuck).split('\n');
+        QCOMPARE(withVerdict.size(), 5);
+        QCOMPARE(withVerdict[0], QString("No steady state: single at 384 copies, 100 walks/s: the "
+                                         "walkers saturate libc.so.6: 100 walks/s x 20 ms = 2 "
+                                         "(and 1 more points)"));
+        QCOMPARE(withVerdict.mid(1), lines);
+        QCOMPARE(gui::ThroughputPage::summarise(stuck, true).split('\n').first(), withVerdict[0]);
     }
 
     // The parameters dock feeds the sweep: a tenfold unlocked time makes one copy ten times

@@ -93,7 +93,8 @@ private slots:
         cfg.topology = &numa12();
         cfg.copies = 100000;
         cfg.durationMs = 1;
-        cfg.params.windowMaxMs = 1;  // no longer wait for window_execs either
+        cfg.params.windowMaxMs = 1;     // no longer wait for window_execs either
+        cfg.params.clearSharedLines();  // the unlocked work alone (the next test adds the rest)
         // ceil(100000 / 384) = 261 copies per CPU, each exec at least 261 x 888 us.
         const std::string why = refusal(cfg);
         QVERIFY2(why.find("too short for 100000 copies on 384 CPUs") != std::string::npos,
@@ -116,6 +117,77 @@ private slots:
             threw = true;
         }
         QVERIFY(threw);
+    }
+
+    // The floor covers every cost that adds to an exec, not only unlocked_ns_per_exec. One copy
+    // on 2 CPUs, a 1 ms window (window_max_ms too), unlocked work 0 and every shared line off
+    // but the folios: a recipe file mapping P pages costs P x folio_touches_per_page (3) x
+    // lock_atomic_ns (10) = 30 P ns per exec on its folios alone, so P = 40,000 (1.2 ms) must
+    // be refused and P = 30,000 (0.9 ms, plus the default recipe's 33 holds of a few us) not.
+    // Then the holds alone: tree_op_ns at 20,000 ns x the recipe's 66 operations is 1.32 ms.
+    void windowFloorCoversEveryCostOfAnExec() {
+        const topology::Topology two = topology::Topology::fromSpec("synthetic:pu:2");
+        auto recipeWith = [](std::uint64_t pages) {
+            sim::Recipe r = sim::Recipe::builtinDefault();
+            for (sim::RecipeFile& f : r.files)
+                f.mappedPages = 0;
+            r.files[1].mappedPages = pages;
+            return r;
+        };
+        sim::SimConfig cfg;
+        cfg.topology = &two;
+        cfg.durationMs = 1;
+        cfg.params.windowMaxMs = 1;
+        cfg.params.unlockedNsPerExec = 0;
+        cfg.params.clearSharedLines();
+        cfg.params.folioTouchesPerPage = 3;
+        const sim::Recipe big = recipeWith(40'000), fits = recipeWith(30'000);
+        cfg.recipe = &big;
+        const std::string why = refusal(cfg);
+        QVERIFY2(why.find("too short for 1 copies") != std::string::npos, why.c_str());
+        QVERIFY2(why.find("1.2e+06 ns of shared-line atomics") != std::string::npos, why.c_str());
+        cfg.recipe = &fits;
+        QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
+        cfg.recipe = nullptr;  // the default recipe, its folios off: the holds alone
+        cfg.params.folioTouchesPerPage = 0;
+        cfg.params.treeOpNs = 20'000;
+        const std::string holds = refusal(cfg);
+        QVERIFY2(holds.find("33 holds") != std::string::npos, holds.c_str());
+        cfg.params.treeOpNs = 10'000;  // 0.66 ms and the holds' other costs: fits
+        QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
+        // The warm-up bound (the larger of warmup_ms and warmup_max_ms) asks for warmup_execs
+        // (3) floors: 3 x 0.66 ms > 1 ms.
+        cfg.params.warmupMs = 0;
+        cfg.params.warmupMaxMs = 1;
+        const std::string warm = refusal(cfg);
+        QVERIFY2(warm.find("a warm-up of 1 ms is too short") != std::string::npos, warm.c_str());
+        cfg.params.warmupMaxMs = 3;
+        QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
+    }
+
+    // mapped_pages is pages of the file one exec maps: at most its 2^32-page region (it was
+    // up to 2^53, whose atomics alone took months of simulated time per exec).
+    void mappedPagesRange() {
+        auto recipe = [](const std::string& pages) {
+            return std::string(R"({"format": "immap-recipe", "version": 1, "walker_file": "f",
+  "files": [{"name": "f", "mapped_pages": )") +
+                   pages + R"(}],
+  "steps": [{"op": "mmap", "file": "f", "at": 0, "pages": 1, "pgoff": 0, "prot": "r"},
+            {"op": "work", "weight": 1}]})";
+        };
+        QCOMPARE(sim::Recipe::fromJson(recipe("4294967296"), "r.json").files[0].mappedPages,
+                 std::uint64_t{1} << 32);
+        for (const char* bad : {"4294967297", "9007199254740992"}) {
+            try {
+                sim::Recipe::fromJson(recipe(bad), "r.json");
+                QFAIL(bad);
+            } catch (const sim::RecipeError& e) {
+                QVERIFY2(
+                    std::string(e.what()).find("r.json:2:") != std::string::npos &&
+                        std::string(e.what()).find("from 0 to 2^32 pages") != std::string::npos,
+                    e.what());
+            }
+        }
     }
 
     void recipeWeights() {

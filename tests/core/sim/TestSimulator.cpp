@@ -763,6 +763,72 @@ private slots:
                     0);
     }
 
+    // Issue 47 point 2: 2 copies on 2 CPUs with 1e6 walks/s on libc never finished their
+    // warm-up (each walk holds libc's lock for read about 62 us, so some 62 walkers hold it at
+    // every instant and the copies' writers never find it free). The warm-up is bounded in
+    // simulated time: at warmup_max_ms the run stops waiting, says why, and measures
+    // duration_ms of that state; the same with walkers that all wait (walker_trylock 0).
+    void warmupBoundEndsASaturatedRunWithAVerdict() {
+        const topology::Topology two = topology::Topology::fromSpec("synthetic:pu:2");
+        for (double trylock : {0.9, 0.0}) {
+            CostParams p;
+            p.walkerTrylock = trylock;
+            p.warmupMaxMs = 20;
+            const SimResult r = simulate(two, "single", 2, 1, 1e6, p);
+            QCOMPARE(r.warmupMs, 20.0);
+            QCOMPARE(r.durationMs, 1.0);
+            QVERIFY2(r.overload.find("the walkers saturate libc.so.6: 1000000 walks/s x") == 0,
+                     r.overload.c_str());
+            QVERIFY2(r.overload.find("no steady state: after warmup_max_ms (20 ms) 2 of 2 "
+                                     "copies had not completed warmup_execs") != std::string::npos,
+                     r.overload.c_str());
+            // The demand the verdict gives, checked against the walks' own latency (a reader
+            // never waits here: readers share and no writer gets in).
+            QVERIFY(r.walks > 0);
+            QVERIFY2(1e6 * r.walkerLatencyMeanNs / 1e9 > 10,
+                     qPrintable(QString::number(r.walkerLatencyMeanNs)));
+        }
+        // A run that reaches its steady state has no verdict, bound or not.
+        CostParams p;
+        p.warmupMaxMs = 20;
+        QVERIFY(simulate(two, "single", 2, 1, 1000, p).overload.empty());
+    }
+
+    // The capacity law by hand. Under sharded:K a walker holds libc's top lock alone. With every
+    // memory cost 0, no wake-up delay, lock_atomic_ns 1 and walker_vma_ns 1,000, a walk of one
+    // page holds it for 1,000 ns per VMA mapping that page: each of 1,000 background processes
+    // maps every libc page once (its five segments tile the file), and the one copy 0 or 1
+    // more, so a hold is 1.000-1.001 ms and the lock serves at most about 1,000 walks/s.
+    // At 800 walks/s (demand 0.8) the run reaches its steady state; at 1,250 (1.25) its queue
+    // never drains and the verdict gives that product.
+    void walkersAboveTheTopLockCapacityGetTheVerdict() {
+        const topology::Topology two = topology::Topology::fromSpec("synthetic:pu:2");
+        CostParams p;
+        p.walkerTrylock = 0;
+        p.memLocalNs = 0;
+        p.memPerDistanceNs = 0;
+        p.cacheHitNs = 0;
+        p.cacheL1HitNs = 0;
+        p.wakeupNs = 0;
+        p.lockAtomicNs = 1;
+        p.walkerVmaNs = 1000;
+        p.backgroundProcesses = 1000;
+        p.windowMaxMs = 300;
+        const SimResult below = simulate(two, "sharded:4", 1, 20, 800, p);
+        QVERIFY2(below.overload.empty(), below.overload.c_str());
+        QVERIFY(below.walks > 0);
+        // The hold as computed above, seen as the walks' latency less their waits.
+        const SimResult above = simulate(two, "sharded:4", 1, 20, 1250, p);
+        const std::string head = "the walkers saturate libc.so.6/top: 1250 walks/s x ";
+        QVERIFY2(above.overload.find(head) == 0, above.overload.c_str());
+        const std::size_t eq = above.overload.find(" = ");
+        QVERIFY(eq != std::string::npos);
+        const double demand = std::stod(above.overload.substr(eq + 3));
+        QVERIFY2(demand >= 1.25 && demand < 1.2515, above.overload.c_str());
+        const double holdUs = std::stod(above.overload.substr(head.size()));
+        QVERIFY2(holdUs >= 1000 && holdUs < 1001.1, above.overload.c_str());
+    }
+
     void vmasAreConservedAndTreesStayValid() {
         for (const char* pol :
              {"single", "split-locks", "sharded:16", "btree", "btree+split-locks"}) {

@@ -206,6 +206,38 @@ private slots:
         QVERIFY(single.at({"4", "0"}) != single.at({"4", "2000"}));
     }
 
+    // A point without a steady state carries its verdict into the sweep's CSV (a last column,
+    // quoted: the verdict has commas) and JSON; the others have an empty field.
+    void overloadReachesTheRows() {
+        const topology::Topology two = topology::Topology::fromSpec("synthetic:pu:2");
+        SweepConfig c;
+        c.run.topology = &two;
+        c.run.durationMs = 1;
+        c.run.params.warmupMaxMs = 10;
+        c.policies = {mapping::Policy{}};
+        c.copies = {2};
+        c.walkerRates = {0, 1e6};
+        c.seeds = 1;
+        c.threads = 1;
+        const std::vector<SimResult> runs = Sweep::run(c);
+        QCOMPARE(runs.size(), std::size_t{2});
+        QVERIFY(runs[0].overload.empty());
+        QVERIFY(runs[1].overload.find("no steady state") != std::string::npos);
+        const std::string csv = Sweep::toCsv(runs);
+        std::istringstream in(csv);
+        std::string header, quiet, saturated;
+        std::getline(in, header);
+        std::getline(in, quiet);
+        std::getline(in, saturated);
+        QVERIFY2(header.size() > 9 && header.substr(header.size() - 9) == ",overload",
+                 header.c_str());
+        QVERIFY2(quiet.back() == ',', quiet.c_str());  // empty last field
+        QVERIFY2(saturated.find(",\"the walkers saturate libc.so.6: ") != std::string::npos,
+                 saturated.c_str());
+        QVERIFY(Sweep::toJson(runs).find("\"overload\": \"the walkers saturate") !=
+                std::string::npos);
+    }
+
     void checkRefusesABadRate() {
         for (double bad : {-1.0, 1e9, std::numeric_limits<double>::quiet_NaN()}) {
             SweepConfig c = grid();
@@ -214,7 +246,7 @@ private slots:
                 Sweep::check(c);
                 QFAIL(qPrintable(QString("rate %1 accepted").arg(bad)));
             } catch (const limits::LimitError& e) {
-                QVERIFY2(std::string(e.what()).find("walkers must be from 0 to 100000000 per s") !=
+                QVERIFY2(std::string(e.what()).find("walkers must be from 0 to 1000000 per s") !=
                              std::string::npos,
                          e.what());
             }
