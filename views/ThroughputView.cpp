@@ -19,6 +19,7 @@
 #include <set>
 
 #include "sim/Band.h"
+#include "sim/SingleRuns.h"
 #include "sim/Sweep.h"
 #include "sim/SweepRow.h"
 
@@ -129,7 +130,7 @@ void ThroughputView::drawBands(Curve& curve, const QColor& colour, double& maxY,
             curve.bandHigh->addData(r->copies, b.p90);
             maxY = std::max(maxY, b.p90);
         }
-        if (const sim::Band b = sim::SweepRow::speedupBand(runs_, *r); b.valid) {
+        if (const sim::Band b = singles_.band(*r); b.valid) {
             curve.speedLow->addData(r->copies, b.p10);
             curve.speedHigh->addData(r->copies, b.p90);
             maxS = std::max(maxS, b.p90);
@@ -180,6 +181,7 @@ void ThroughputView::drawMeasured(QCPLegend* legend) {
 void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QString& machine,
                              int pus) {
     if (&runs != &runs_) runs_ = runs;
+    singles_ = sim::SingleRuns(runs_);
     machine_ = machine;
     pus_ = pus;
     curves_.clear();
@@ -343,7 +345,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
                 maxX = std::max(maxX, static_cast<double>(r->copies));
                 maxY = std::max(maxY, r->execsPerSecond);
                 // Over single at the same copy count and the same walker rate.
-                const double speedup = sim::Sweep::speedupOverSingle(runs_, *r);
+                const double speedup = singles_.speedup(*r);
                 if (speedup > 0) {
                     s->addData(r->copies, speedup);
                     maxS = std::max(maxS, speedup);
@@ -479,8 +481,7 @@ void ThroughputView::drawMarks() {
                 execsExtra = QStringLiteral(" [%1-%2]")
                                  .arg(loc.toString(b.p10, 'f', 0), loc.toString(b.p90, 'f', 0));
             // (At the largest copy count the summary under the plot gives the ratio's band.)
-            if (const sim::Band b = sim::SweepRow::speedupBand(runs_, *r);
-                b.valid && m.copies != largest)
+            if (const sim::Band b = singles_.band(*r); b.valid && m.copies != largest)
                 ratioExtra = QStringLiteral(" [%1-%2]")
                                  .arg(loc.toString(b.p10, 'f', 2), loc.toString(b.p90, 'f', 2));
             if (curve->walkersPerSecond > 0 && r->walks > 0)
@@ -553,7 +554,7 @@ void ThroughputView::showValueAt(const QPoint& pos) {
                 if (curve && curve->walkersPerSecond > 0)
                     text += tr(" at %1 walks/s").arg(walkRate(curve->walkersPerSecond));
                 if (const sim::SimResult* r = runAt(it->key))
-                    if (const sim::Band b = sim::SweepRow::speedupBand(runs_, *r); b.valid)
+                    if (const sim::Band b = singles_.band(*r); b.valid)
                         text +=
                             tr(", band 10-90% %1-%2x").arg(b.p10, 0, 'f', 2).arg(b.p90, 0, 'f', 2);
                 continue;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/SimResult.h"
+#include "sim/SingleRuns.h"
 #include "topology/Topology.h"
 
 class QCustomPlot;
@@ -117,6 +118,7 @@ private:
     QCPAxisRect* speedRect_ = nullptr;
     QCPMarginGroup* margins_ = nullptr;
     std::vector<sim::SimResult> runs_;
+    sim::SingleRuns<sim::SimResult> singles_;  // single's runs in runs_, for every ratio
     std::vector<Measured> measuredPoints_;
     QString measuredLabel_;
     QString measuredNote_;

@@ -8,6 +8,7 @@
 #include "CliOutput.h"
 #include "sim/LatinHypercube.h"
 #include "sim/Sensitivity.h"
+#include "sim/SingleRuns.h"
 #include "sim/Sweep.h"
 #include "sim/SweepRow.h"
 
@@ -39,8 +40,9 @@ std::string SweepReport::table(const std::vector<sim::SimResult>& runs) {
         << "  copies   walks/s    execs/s  seeds' range         "
         << (banded ? "band 10-90%           vs single  band           " : "  vs single")
         << "  busiest lock  execs/copy  VMAs/walk  walk mean  gave up\n";
+    const sim::SingleRuns singles(runs);
     for (const sim::SimResult& r : runs) {
-        const double speedup = sim::Sweep::speedupOverSingle(runs, r);
+        const double speedup = singles.speedup(r);
         std::string range = "-";
         if (!r.seedRates.empty())
             range = fmt(*std::min_element(r.seedRates.begin(), r.seedRates.end())) + "-" +
@@ -62,7 +64,7 @@ std::string SweepReport::table(const std::vector<sim::SimResult>& runs) {
         std::string bandCols;
         if (banded) {
             const sim::Band e = sim::Band::of(r.bandRates);
-            const sim::Band x = sim::SweepRow::speedupBand(runs, r);
+            const sim::Band x = singles.band(r);
             char cols[96];
             std::snprintf(cols, sizeof cols, "%-21s %10s  %-14s",
                           e.valid ? (fmt(e.p10) + "-" + fmt(e.p90)).c_str() : "-",
@@ -90,6 +92,7 @@ std::string SweepReport::table(const std::vector<sim::SimResult>& runs) {
 
 std::string SweepReport::bands(const std::vector<sim::SimResult>& runs, const sim::CostParams& base,
                                unsigned bands, std::uint64_t seed, std::size_t top) {
+    const sim::SingleRuns singles(runs);
     if (bands == 0 || runs.empty()) return {};
     unsigned most = 0;
     for (const sim::SimResult& r : runs)
@@ -106,9 +109,8 @@ std::string SweepReport::bands(const std::vector<sim::SimResult>& runs, const si
         out << "  " << (rate > 0 ? "with " + fmt(rate) + " walks/s" : "without walkers") << ":\n";
         for (const sim::SimResult& r : runs) {
             if (r.copies != most || r.walkersPerSecond != rate || r.policy == "single") continue;
-            const sim::Band b = sim::SweepRow::speedupBand(runs, r);
-            out << "    " << r.policy << "/single at " << most << ": "
-                << ratio(sim::Sweep::speedupOverSingle(runs, r));
+            const sim::Band b = singles.band(r);
+            out << "    " << r.policy << "/single at " << most << ": " << ratio(singles.speedup(r));
             if (b.valid)
                 out << " [" << CliOutput::fixed(b.p10, 2) << ", " << CliOutput::fixed(b.p90, 2)
                     << "], median " << ratio(b.median);
@@ -141,7 +143,7 @@ std::string SweepReport::bands(const std::vector<sim::SimResult>& runs, const si
             r.bandRates.size() != bands)
             continue;
         // Aligned with the draws; an undefined ratio (single at 0 execs/s) ranks lowest.
-        std::vector<double> ratios = sim::SweepRow::speedupDraws(runs, r);
+        std::vector<double> ratios = singles.draws(r);
         for (double& x : ratios)
             if (std::isnan(x)) x = 0;
         out << "  " << r.policy << "/single at " << most << ":\n";

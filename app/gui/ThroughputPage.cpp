@@ -14,6 +14,7 @@
 #include "mapping/Policy.h"
 #include "measure/MeasuredCurve.h"
 #include "sim/Band.h"
+#include "sim/SingleRuns.h"
 #include "sim/SweepRow.h"
 
 namespace immap::gui {
@@ -285,14 +286,15 @@ QString ThroughputPage::bandLine(const std::vector<sim::SimResult>& runs) {
     }
     QStringList parts;
     std::size_t sets = 0;
+    const sim::SingleRuns singles(runs);
     for (const sim::SimResult& r : runs) {
         if (r.copies != high || r.walkersPerSecond != rate || r.policy == "single") continue;
-        const sim::Band b = sim::SweepRow::speedupBand(runs, r);
+        const sim::Band b = singles.band(r);
         if (!b.valid) continue;
         sets = r.bandRates.size();
         parts << tr("%1/single %2x [%3, %4]")
                      .arg(QString::fromStdString(r.policy))
-                     .arg(sim::Sweep::speedupOverSingle(runs, r), 0, 'f', 2)
+                     .arg(singles.speedup(r), 0, 'f', 2)
                      .arg(b.p10, 0, 'f', 2)
                      .arg(b.p90, 0, 'f', 2);
     }

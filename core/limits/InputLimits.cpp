@@ -31,6 +31,12 @@ const std::vector<InputLimits::Range>& InputLimits::table() {
         {"trace_copy_cpus", "CPUs", 0, 1'000'000,
          "entries of a trace header's copy_cpus (one per copy)"},
         {"cpu", "OS index", 0, 1'048'575, "a CPU number in a trace header"},
+        // A sweep's grid, as --policies, --copies, a scenario or a sweep part gives it: each
+        // point costs a run, so a longer list is a mistake, and a merge sizes its grid by them.
+        {"sweep_policies", "entries", 1, 256, "policies in a sweep's grid"},
+        {"sweep_copies", "entries", 1, 1024, "copy counts in a sweep's grid"},
+        {"sweep_points", "points", 1, 100'000,
+         "points in a sweep's grid: walker rates x policies x copy counts"},
         {"bench_copies", "copies", 1, 4096, "concurrent copies of a real `bench execl` run"},
     };
     return t;

@@ -16,6 +16,7 @@
 #include "io/AtomicFile.h"
 #include "io/InputFile.h"
 #include "io/JsonKeys.h"
+#include "io/JsonLocator.h"
 #include "io/OutputTarget.h"
 #include "io/TextPosition.h"
 #include "limits/InputLimits.h"
@@ -28,74 +29,19 @@ namespace immap::session {
 
 namespace {
 
-constexpr qsizetype kNotFound = -1;
 // Scenarios are small; a bigger file is a mistake, not a scenario.
 constexpr std::uint64_t kMaxBytes = 4 << 20;
 
-// QJsonDocument forgets where things were; these find them again in the text, for messages.
-class Locator {
-public:
-    explicit Locator(const QByteArray& text) : text_(text) {}
-
-    int line(qsizetype offset) const {
-        return io::TextPosition::lineOf(std::string_view(text_.constData(), text_.size()),
-                                        static_cast<std::size_t>(std::max<qsizetype>(0, offset)));
-    }
-    // Offset of `key` as a key of the object that opens at or after `from`: its own, not a
-    // nested object's of the same name ("title" in "params" came first and named its line).
-    qsizetype key(const QString& key, qsizetype from) const {
-        const std::optional<std::size_t> at = io::JsonKeys::offsetOf(
-            std::string_view(text_.constData(), text_.size()), key.toStdString(),
-            static_cast<std::size_t>(std::max<qsizetype>(from, 0)));
-        return at ? static_cast<qsizetype>(*at) : kNotFound;
-    }
-    // The offsets where the elements of the array value of the key at `keyAt` begin.
-    std::vector<qsizetype> elements(qsizetype keyAt) const {
-        std::vector<qsizetype> out;
-        if (keyAt < 0) return out;
-        qsizetype p = text_.indexOf('[', keyAt);
-        if (p < 0) return out;
-        int depth = 0;
-        bool inString = false, expect = true;
-        for (; p < text_.size(); ++p) {
-            const char c = text_[p];
-            if (inString) {
-                if (c == '\\')
-                    ++p;
-                else if (c == '"')
-                    inString = false;
-                continue;
-            }
-            if (std::isspace(static_cast<unsigned char>(c))) continue;
-            if (depth == 1 && expect && c != ']') {
-                out.push_back(p);
-                expect = false;
-            }
-            if (c == '"') {
-                inString = true;
-            } else if (c == '[' || c == '{') {
-                ++depth;
-            } else if (c == ']' || c == '}') {
-                if (--depth == 0) break;
-            } else if (c == ',' && depth == 1) {
-                expect = true;
-            }
-        }
-        return out;
-    }
-
-private:
-    const QByteArray& text_;
-};
-
 class Reader {
 public:
-    Reader(const QByteArray& text, std::string file) : at_(text), file_(std::move(file)) {}
+    Reader(const QByteArray& text, std::string file)
+        : at_(std::string_view(text.constData(), static_cast<std::size_t>(text.size()))),
+          file_(std::move(file)) {}
 
     [[noreturn]] void fail(qsizetype offset, const std::string& reason) const {
         throw ScenarioError(file_, at_.line(offset), reason);
     }
-    const Locator& at() const { return at_; }
+    const io::JsonLocator& at() const { return at_; }
     const std::string& file() const { return file_; }
 
     // Checks that only `known` keys appear in `o` (which starts at `from`).
@@ -103,8 +49,9 @@ public:
                   const std::string& where) const {
         for (auto it = o.begin(); it != o.end(); ++it)
             if (!known.count(it.key()))
-                fail(at_.key(it.key(), from), "unknown key \"" + it.key().toStdString() + "\"" +
-                                                  where + " (known: " + list(known) + ")");
+                fail(at_.key(it.key().toStdString(), from),
+                     "unknown key \"" + it.key().toStdString() + "\"" + where +
+                         " (known: " + list(known) + ")");
     }
     std::string string(const QJsonValue& v, const QString& key, qsizetype keyAt) const {
         if (!v.isString()) fail(keyAt, "\"" + key.toStdString() + "\" must be a string");
@@ -145,7 +92,7 @@ public:
     }
 
 private:
-    Locator at_;
+    io::JsonLocator at_;
     std::string file_;
 };
 
@@ -176,7 +123,7 @@ bool knownView(const std::string& v) {
 
 void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenario& s) {
     if (!v.isArray()) r.fail(keyAt, "\"bookmarks\" must be a list of {\"caption\": ...}");
-    const std::vector<qsizetype> starts = r.at().elements(keyAt);
+    const auto starts = r.at().elements(keyAt);
     const QJsonArray arr = v.toArray();
     for (qsizetype i = 0; i < arr.size(); ++i) {
         const qsizetype from =
@@ -243,6 +190,18 @@ void readBookmarks(const Reader& r, const QJsonValue& v, qsizetype keyAt, Scenar
     }
 }
 
+// A grid list no longer than a sweep takes (limits::InputLimits), refused at its key before
+// anything is made of each entry.
+void listLength(const Reader& r, const QJsonArray& list, const char* limit, const char* key,
+                qsizetype keyAt) {
+    std::string range;
+    if (!list.isEmpty() &&
+        !limits::InputLimits::check(limit, static_cast<double>(list.size()), range,
+                                    std::string("the \"") + key + "\" list"))
+        r.fail(keyAt, "\"" + std::string(key) + "\" lists " + std::to_string(list.size()) +
+                          " entries; " + range);
+}
+
 // Reads a file the scenario names: a regular file, and small (a device such as /dev/zero or a
 // FIFO would never end). "recipe PATH: reason".
 std::string readSmall(const std::string& path, const std::string& what) {
@@ -293,7 +252,7 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
     if (!doc.isObject()) r.fail(0, "a scenario is a JSON object {\"version\": 1, ...}");
     const QJsonObject o = doc.object();
     r.onlyKeys(o, kTopKeys, 0, "");
-    auto keyAt = [&](const char* k) { return r.at().key(QString::fromLatin1(k), 0); };
+    auto keyAt = [&](const char* k) { return r.at().key(k, 0); };
 
     if (!o.contains("version")) r.fail(0, "no \"version\" (this program reads version 1)");
     const auto version = r.integer(o["version"], "version", keyAt("version"), 1, 1e9);
@@ -318,8 +277,9 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
             r.fail(k,
                    "\"policies\" is empty: name at least one, or leave the key out for the "
                    "window's policies");
-        const auto starts = r.at().elements(k);
         const QJsonArray arr = o["policies"].toArray();
+        listLength(r, arr, "sweep_policies", "policies", k);
+        const auto starts = r.at().elements(k);
         for (qsizetype i = 0; i < arr.size(); ++i) {
             const qsizetype at =
                 i < static_cast<qsizetype>(starts.size()) ? starts[static_cast<std::size_t>(i)] : k;
@@ -339,8 +299,9 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
             r.fail(k,
                    "\"copies\" is empty: give at least one copy count, or leave the key out "
                    "for the machine's default grid");
-        const auto starts = r.at().elements(k);
         const QJsonArray arr = o["copies"].toArray();
+        listLength(r, arr, "sweep_copies", "copies", k);
+        const auto starts = r.at().elements(k);
         for (qsizetype i = 0; i < arr.size(); ++i) {
             const qsizetype at =
                 i < static_cast<qsizetype>(starts.size()) ? starts[static_cast<std::size_t>(i)] : k;
@@ -370,7 +331,7 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
         const QJsonObject p = o["params"].toObject();
         sim::CostParams check;
         for (auto it = p.begin(); it != p.end(); ++it) {
-            const qsizetype at = r.at().key(it.key(), k);
+            const qsizetype at = r.at().key(it.key().toStdString(), k);
             if (!it.value().isDouble())
                 r.fail(at, "parameter \"" + it.key().toStdString() + "\" must be a number");
             std::string why;

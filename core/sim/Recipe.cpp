@@ -4,6 +4,7 @@
 #include "limits/InputLimits.h"
 
 #include <QByteArray>
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -279,6 +280,11 @@ Recipe Recipe::fromJson(const std::string& json, const std::string& fileName) {
     r.walkerFile = walker.isEmpty() ? 0 : r.fileIndex(walker.toStdString());
     if (r.walkerFile < 0)
         top.fail("\"walker_file\" names no file in \"files\": " + walker.toStdString());
+    r.sha256 =
+        QCryptographicHash::hash(QByteArrayView(json.data(), static_cast<qsizetype>(json.size())),
+                                 QCryptographicHash::Sha256)
+            .toHex()
+            .toStdString();
     return r;
 }
 

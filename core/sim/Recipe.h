@@ -64,6 +64,9 @@ struct Recipe {
     std::vector<RecipeFile> files;
     std::vector<RecipeStep> steps;
     int walkerFile = 0;  // the file whole-file walkers walk
+    // SHA-256 (hex) of the JSON text it was read from: what a sweep part records, so that
+    // shards run on a recipe edited between them are not merged (SweepShard::identity).
+    std::string sha256;
 
     double totalWeight() const;
     int fileIndex(std::string_view name) const;  // -1 if absent

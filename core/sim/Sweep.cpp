@@ -1,5 +1,8 @@
 #include "sim/Sweep.h"
 
+#include "limits/InputLimits.h"
+#include "limits/LimitError.h"
+#include "limits/MemoryBudget.h"
 #include "sim/LatinHypercube.h"
 #include "sim/ParallelRuns.h"
 
@@ -22,6 +25,7 @@ std::size_t SweepConfig::gridSize() const {
 }
 
 void Sweep::check(const SweepConfig& config) {
+    checkGrid(config.rates().size(), config.policies.size(), config.copies.size());
     for (double rate : config.rates())
         for (const mapping::Policy& p : config.policies)
             for (unsigned n : config.copies) {
@@ -127,12 +131,42 @@ std::vector<std::string> items(std::string_view text) {
     return out;
 }
 
+// A list longer than its InputLimits row: false with the reason.
+bool tooLong(const std::vector<std::string>& list, const char* limit, const char* what,
+             std::string& error) {
+    if (list.empty() ||
+        limits::InputLimits::check(limit, static_cast<double>(list.size()), error, what))
+        return false;
+    error = "it lists " + std::to_string(list.size()) + " entries; " + error;
+    return true;
+}
+
 }  // namespace
+
+void Sweep::checkGrid(std::size_t rates, std::size_t policies, std::size_t copies) {
+    using limits::InputLimits;
+    std::string error;
+    if (!InputLimits::check("sweep_policies", static_cast<double>(policies), error,
+                            "the policy list") ||
+        !InputLimits::check("sweep_copies", static_cast<double>(copies), error,
+                            "the copy count list"))
+        throw limits::LimitError(error);
+    // In double: three counts a part may declare must not wrap before they are compared.
+    const double points =
+        static_cast<double>(rates) * static_cast<double>(policies) * static_cast<double>(copies);
+    if (!InputLimits::check("sweep_points", points, error, "the grid"))
+        throw limits::LimitError(std::to_string(rates) + " walker rates x " +
+                                 std::to_string(policies) + " policies x " +
+                                 std::to_string(copies) + " copy counts make " +
+                                 limits::MemoryBudget::count(points) + " points; " + error);
+}
 
 bool Sweep::parsePolicies(std::string_view text, std::vector<mapping::Policy>& out,
                           std::string& error) {
     out.clear();
-    for (const std::string& name : items(text)) {
+    const std::vector<std::string> names = items(text);
+    if (tooLong(names, "sweep_policies", "the policy list", error)) return false;
+    for (const std::string& name : names) {
         mapping::Policy policy;
         if (!mapping::Policy::parse(name, policy, error)) return false;
         out.push_back(policy);
@@ -143,7 +177,9 @@ bool Sweep::parsePolicies(std::string_view text, std::vector<mapping::Policy>& o
 
 bool Sweep::parseCopies(std::string_view text, std::vector<unsigned>& out, std::string& error) {
     out.clear();
-    for (const std::string& item : items(text)) {
+    const std::vector<std::string> counts = items(text);
+    if (tooLong(counts, "sweep_copies", "the copy count list", error)) return false;
+    for (const std::string& item : counts) {
         unsigned long v = 0;
         const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), v);
         if (ec != std::errc() || end != item.data() + item.size() || v == 0 || v > 100000) {
@@ -162,10 +198,6 @@ std::vector<unsigned> Sweep::defaultCopies(unsigned pus) {
         out.push_back(n);
     out.push_back(std::max(1u, pus));
     return out;
-}
-
-double Sweep::speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r) {
-    return SweepRow::speedupOverSingle(runs, r);
 }
 
 double Sweep::maxUtilisation(const SimResult& r) {

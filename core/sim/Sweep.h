@@ -46,8 +46,12 @@ struct SweepConfig {
 
 class Sweep {
 public:
-    // Throws what Simulator::checkConfig throws for any run of the grid, before one starts.
+    // Throws what Simulator::checkConfig throws for any run of the grid, before one starts,
+    // and what checkGrid throws.
     static void check(const SweepConfig& config);
+    // Throws limits::LimitError for a grid larger than a sweep runs (InputLimits sweep_policies,
+    // sweep_copies, sweep_points): the one bound for sweeps, scenarios and merged parts.
+    static void checkGrid(std::size_t rates, std::size_t policies, std::size_t copies);
     // Results in grid order: walker rates outermost, then policies, copies inner; one per point
     // (of config.points, if any), its first seed's run
     // with execsPerSecond the seeds' mean, seedRates each seed's and bandRates each drawn
@@ -60,17 +64,14 @@ public:
         const std::atomic<bool>* cancel = nullptr);
 
     // The grid as users type it, the same in the CLI and the app: "single,split-locks" and
-    // "1,2,4". False with the reason for an unknown policy, a count outside 1..100000, or an
-    // empty list.
+    // "1,2,4". False with the reason for an unknown policy, a count outside 1..100000, an
+    // empty list or one longer than InputLimits allows.
     static bool parsePolicies(std::string_view text, std::vector<mapping::Policy>& out,
                               std::string& error);
     static bool parseCopies(std::string_view text, std::vector<unsigned>& out, std::string& error);
     // 1, 2, 4, ... below the PU count, then the PU count: the default copy counts of a machine.
     static std::vector<unsigned> defaultCopies(unsigned pus);
 
-    // r's throughput over single's at the same copy count and walker rate in `runs`; 0 when
-    // that single run is absent.
-    static double speedupOverSingle(const std::vector<SimResult>& runs, const SimResult& r);
     // The busiest lock's utilisation in a run.
     static double maxUtilisation(const SimResult& r);
 

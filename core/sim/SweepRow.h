@@ -5,8 +5,6 @@
 // (Qt writes doubles in their shortest exact form).
 
 #include <QJsonObject>
-#include <cmath>
-#include <limits>
 #include <string>
 #include <vector>
 
@@ -32,46 +30,14 @@ struct SweepRow {
 
     static SweepRow of(const SimResult& r);
     QJsonObject toJson() const;
-    // False with the reason when a field is missing or of the wrong type.
-    static bool fromJson(const QJsonObject& o, SweepRow& out, std::string& error);
+    // False with the reason when a field is missing, of the wrong type or outside what a run
+    // makes (a negative or infinite rate, memory that is not whole bytes below 2^53, copies
+    // outside InputLimits, an unknown policy, a lock busy more than all the time, execs/s that
+    // is not its seeds' mean), or when the summary (what the JSON output prints) disagrees with
+    // the fields (what the CSV prints). `field`, when given, is set to the key at fault.
+    static bool fromJson(const QJsonObject& o, SweepRow& out, std::string& error,
+                         std::string* field = nullptr);
 
-    // r's throughput over single's at the same copy count and the same walker rate in `runs`;
-    // 0 when that single run is absent. The same rate: a policy with walkers over single
-    // without them would mix the walkers' cost into the policy's gain.
-    // One rule for rows and for SimResults (Sweep::speedupOverSingle): both have policy,
-    // copies, walkersPerSecond and execsPerSecond.
-    template <class Run>
-    static double speedupOverSingle(const std::vector<Run>& runs, const Run& r) {
-        for (const Run& s : runs)
-            if (s.policy == "single" && s.copies == r.copies &&
-                s.walkersPerSecond == r.walkersPerSecond)
-                return s.execsPerSecond > 0 ? r.execsPerSecond / s.execsPerSecond : 0.0;
-        return 0;
-    }
-    // r's speedup over single (as above) under each drawn parameter set, in draw order: the
-    // ratio is taken within each set, so a parameter that moves both policies alike moves no
-    // ratio. NaN where single's rate is 0; empty when either has no band or they differ.
-    template <class Run>
-    static std::vector<double> speedupDraws(const std::vector<Run>& runs, const Run& r) {
-        for (const Run& s : runs)
-            if (s.policy == "single" && s.copies == r.copies &&
-                s.walkersPerSecond == r.walkersPerSecond) {
-                if (s.bandRates.size() != r.bandRates.size()) return {};
-                std::vector<double> ratios;
-                for (std::size_t d = 0; d < r.bandRates.size(); ++d)
-                    ratios.push_back(s.bandRates[d] > 0 ? r.bandRates[d] / s.bandRates[d]
-                                                        : std::numeric_limits<double>::quiet_NaN());
-                return ratios;
-            }
-        return {};
-    }
-    // The draws' ratios as a band (those defined); invalid when there are none.
-    template <class Run>
-    static Band speedupBand(const std::vector<Run>& runs, const Run& r) {
-        std::vector<double> ratios = speedupDraws(runs, r);
-        std::erase_if(ratios, [](double x) { return std::isnan(x); });
-        return Band::of(std::move(ratios));
-    }
     // {"runs": [...]}: each row's summary with its speedup and busiest lock.
     static std::string toJson(const std::vector<SweepRow>& rows);
     // One line per row: policy,copies,execs_per_s,speedup_vs_single,...,walkers_per_s with a

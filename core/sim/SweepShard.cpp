@@ -1,12 +1,22 @@
 #include "sim/SweepShard.h"
 
+#include <QCryptographicHash>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QStringList>
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <numeric>
+#include <optional>
+#include <tuple>
 
+#include "io/InputError.h"
 #include "io/JsonKeys.h"
+#include "io/JsonLocator.h"
+#include "limits/InputLimits.h"
+#include "limits/LimitError.h"
+#include "sim/Recipe.h"
 #include "topology/Topology.h"
 
 namespace immap::sim {
@@ -15,8 +25,11 @@ namespace {
 
 constexpr const char* kFormat = "immap-sweep-part";
 // 2: the grid has a walker-rate dimension ("walker_rates" in the identity, "walkers_per_s" in
-// each row). A version-1 part is refused by name rather than merged on a wrong grid.
-constexpr int kVersion = 2;
+// each row). 3: the identity holds the contents of the machine and the recipe and the program's
+// version. An older part is refused by name rather than merged on a wrong grid or unchecked.
+constexpr int kVersion = 3;
+// The project's version (CMakeLists.txt), given to this file alone by core/sim/CMakeLists.txt.
+constexpr const char* kProgramVersion = IMMAP_VERSION;
 
 bool number(std::string_view text, unsigned& out) {
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -65,7 +78,15 @@ QJsonObject SweepShard::identity(const SweepConfig& config, const std::string& r
     for (const CostParams::Info& i : CostParams::table())
         params[i.name] = config.run.params.*(i.field);
     const SimConfig& r = config.run;
+    // The contents, not only their names: `--topology host` on two hosts, or a machine file or
+    // recipe edited between shards, has the same spec and path but is another sweep.
+    const std::string machine = r.topology ? r.topology->canonicalText() : std::string();
+    const Recipe& ran = r.recipe ? *r.recipe : Recipe::builtinDefault();
     return {{"topology", QString::fromStdString(r.topology ? r.topology->spec() : "")},
+            {"topology_sha256",
+             QString::fromLatin1(QCryptographicHash::hash(QByteArray::fromStdString(machine),
+                                                          QCryptographicHash::Sha256)
+                                     .toHex())},
             {"policies", policies},
             {"copies", copies},
             {"seeds", static_cast<double>(config.seeds)},
@@ -76,6 +97,8 @@ QJsonObject SweepShard::identity(const SweepConfig& config, const std::string& r
             // one runs nowhere and must not tell two equal sweeps apart.
             {"walker_rates", rates},
             {"recipe", QString::fromStdString(recipe)},
+            {"recipe_sha256", QString::fromStdString(ran.sha256)},
+            {"immap_version", kProgramVersion},
             {"params", params}};
 }
 
@@ -95,6 +118,106 @@ std::string SweepShard::part(const QJsonObject& identity, unsigned k, unsigned n
     return QJsonDocument(root).toJson(QJsonDocument::Indented).toStdString();
 }
 
+namespace {
+
+// A part's complaint, located: "NAME:LINE: reason" (QJsonDocument forgets positions, so the
+// key is found again in the text).
+struct Located {
+    std::string reason;
+    std::ptrdiff_t at = io::JsonLocator::kNotFound;
+};
+
+// What the identity says about the grid, checked before anything is sized by it: the lists a
+// sweep accepts (each entry as `immap sweep` parses it, their lengths and product within
+// InputLimits), seeds and bands as the CLI takes them.
+struct Grid {
+    std::vector<double> rates;
+    std::vector<std::string> policies;
+    std::vector<unsigned> copies;
+    unsigned seeds = 1, bands = 0;
+    std::size_t size() const { return rates.size() * policies.size() * copies.size(); }
+};
+
+std::optional<Located> readGrid(const QJsonObject& sweep, const io::JsonLocator& at,
+                                std::ptrdiff_t sweepAt, Grid& g) {
+    auto key = [&](const char* k) { return at.key(k, sweepAt); };
+    using limits::InputLimits;
+    std::string range;
+    for (const char* list : {"walker_rates", "policies", "copies"})
+        if (!sweep[list].isArray() || sweep[list].toArray().isEmpty())
+            return Located{std::string("the sweep's \"") + list +
+                               "\" is missing or empty (a list of at least one entry)",
+                           key(list)};
+    try {
+        Sweep::checkGrid(static_cast<std::size_t>(sweep["walker_rates"].toArray().size()),
+                         static_cast<std::size_t>(sweep["policies"].toArray().size()),
+                         static_cast<std::size_t>(sweep["copies"].toArray().size()));
+    } catch (const limits::LimitError& e) {
+        return Located{std::string("the sweep's grid is larger than a sweep runs: ") + e.what(),
+                       sweepAt};
+    }
+    for (const QJsonValue v : sweep["walker_rates"].toArray()) {
+        if (!v.isDouble() ||
+            !InputLimits::check("walkers_per_s", v.toDouble(), range, "a walker rate"))
+            return Located{v.isDouble() ? range : "a walker rate is not a number",
+                           key("walker_rates")};
+        g.rates.push_back(v.toDouble());
+    }
+    for (const QJsonValue v : sweep["policies"].toArray()) {
+        mapping::Policy p;
+        std::string why;
+        if (!v.isString() || !mapping::Policy::parse(v.toString().toStdString(), p, why))
+            return Located{"the sweep's policy \"" + v.toString().toStdString() + "\" is unknown" +
+                               (why.empty() ? "" : ": " + why),
+                           key("policies")};
+        g.policies.push_back(v.toString().toStdString());
+    }
+    for (const QJsonValue v : sweep["copies"].toArray()) {
+        const double c = v.toDouble(-1);
+        if (!v.isDouble() || c != std::floor(c) ||
+            !InputLimits::check("copies", c, range, "a copy count"))
+            return Located{range.empty() ? "a copy count is not a whole number" : range,
+                           key("copies")};
+        g.copies.push_back(static_cast<unsigned>(c));
+    }
+    for (const auto& [name, max, out] :
+         {std::tuple{"seeds", 1000.0, &g.seeds}, std::tuple{"bands", 1000.0, &g.bands}}) {
+        const double v = sweep[name].toDouble(-1);
+        const double min = std::string_view(name) == "seeds" ? 1 : 0;
+        if (!sweep[name].isDouble() || v != std::floor(v) || v < min || v > max)
+            return Located{std::string("the sweep's \"") + name +
+                               "\" must be a whole number from " + InputLimits::number(min) +
+                               " to 1000",
+                           key(name)};
+        *out = static_cast<unsigned>(v);
+    }
+    return std::nullopt;
+}
+
+// Why two identities are not one sweep: the first key that differs, in words.
+std::string difference(const QJsonObject& mine, const QJsonObject& first) {
+    QStringList keys = mine.keys() + first.keys();
+    keys.removeDuplicates();
+    keys.sort();
+    for (const QString& k : keys) {
+        if (mine[k] == first[k]) continue;
+        const std::string key = k.toStdString();
+        if (key == "topology_sha256")
+            return "the machine as read differs (topology_sha256): another host under the same "
+                   "spec, or its topology file changed between shards";
+        if (key == "recipe_sha256")
+            return "the recipe's contents differ (recipe_sha256): it changed between shards";
+        if (key == "immap_version")
+            return "it was made by immap " + mine[k].toString().toStdString() + ", the other by " +
+                   first[k].toString().toStdString() + " (run every shard with the same immap)";
+        return "its \"" + key + "\" differs (machine, grid, seeds, window, walkers, recipe or " +
+               "parameters)";
+    }
+    return "they differ";
+}
+
+}  // namespace
+
 bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow>& rows,
                        std::string& error) {
     if (parts.empty()) {
@@ -102,20 +225,29 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
         return false;
     }
     QJsonObject sweep;
+    std::string sweepFrom;  // the first part's name
+    Grid grid;
     unsigned of = 0;
     std::vector<std::string> shardFrom;  // by shard number - 1: the part that gave it
     std::vector<SweepRow> byIndex;
     std::vector<bool> have;
     for (const SweepPart& p : parts) {
-        auto fail = [&](const std::string& why) {
-            error = p.name + ": " + why;
+        const io::JsonLocator at(p.text);
+        auto fail = [&](const std::string& why,
+                        std::ptrdiff_t offset = io::JsonLocator::kNotFound) {
+            error = io::InputError::format(p.name,
+                                           offset == io::JsonLocator::kNotFound
+                                               ? 0
+                                               : static_cast<std::size_t>(at.line(offset)),
+                                           why);
             return false;
         };
         QJsonParseError pe{};
         const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(p.text), &pe);
         if (pe.error != QJsonParseError::NoError)
             return fail("not JSON (" + pe.errorString().toStdString() + " at byte " +
-                        std::to_string(pe.offset) + ")");
+                            std::to_string(pe.offset) + ")",
+                        pe.offset);
         if (const auto d = io::JsonKeys::firstDuplicate(p.text)) {
             error = io::InputError::format(p.name, static_cast<std::size_t>(d->line), d->reason());
             return false;
@@ -125,67 +257,94 @@ bool SweepShard::merge(const std::vector<SweepPart>& parts, std::vector<SweepRow
             return fail("not an immap sweep part (format \"immap-sweep-part\")");
         if (o["version"].toInt() != kVersion)
             return fail("is a part of version " + std::to_string(o["version"].toInt()) +
-                        "; this immap merges version " + std::to_string(kVersion) +
-                        " (run every shard with the same immap)");
+                            "; this immap merges version " + std::to_string(kVersion) +
+                            " (run every shard with the same immap)",
+                        at.key("version", 0));
         const double k = o["shard"].toDouble(), n = o["of"].toDouble();
         if (n < 1 || n > kMaxShards || n != static_cast<unsigned>(n) || k < 1 || k > n ||
             k != static_cast<unsigned>(k) || !o["sweep"].isObject() || !o["points"].isArray())
             return fail("its shard, of, sweep or points field is missing or malformed");
+        const std::ptrdiff_t sweepAt = at.key("sweep", 0);
         if (of == 0) {
             of = static_cast<unsigned>(n);
             sweep = o["sweep"].toObject();
+            sweepFrom = p.name;
             shardFrom.assign(of, "");
-            if (sweep["walker_rates"].toArray().isEmpty())
-                return fail("its sweep has no walker_rates (a list of at least one rate)");
-            const std::size_t grid =
-                static_cast<std::size_t>(sweep["walker_rates"].toArray().size()) *
-                static_cast<std::size_t>(sweep["policies"].toArray().size()) *
-                static_cast<std::size_t>(sweep["copies"].toArray().size());
-            byIndex.assign(grid, {});
-            have.assign(grid, false);
+            if (const auto bad = readGrid(sweep, at, sweepAt, grid))
+                return fail(bad->reason, bad->at);
+            byIndex.assign(grid.size(), {});
+            have.assign(grid.size(), false);
         } else if (static_cast<unsigned>(n) != of) {
             return fail("is shard " + std::to_string(static_cast<unsigned>(k)) + " of " +
-                        std::to_string(static_cast<unsigned>(n)) + ", the first part's sweep has " +
-                        std::to_string(of) + " shards");
+                            std::to_string(static_cast<unsigned>(n)) +
+                            ", the first part's sweep has " + std::to_string(of) + " shards",
+                        at.key("of", 0));
         } else if (o["sweep"].toObject() != sweep) {
-            return fail(
-                "is a part of another sweep (machine, grid, seeds, window, walkers, "
-                "recipe or parameters differ from the first part's)");
+            return fail("is a part of another sweep than " + sweepFrom + ": " +
+                            difference(o["sweep"].toObject(), sweep),
+                        sweepAt);
         }
         std::string& from = shardFrom[static_cast<std::size_t>(k) - 1];
         if (!from.empty())
-            return fail("shard " + std::to_string(static_cast<unsigned>(k)) + " is also in " +
-                        from);
+            return fail("shard " + std::to_string(static_cast<unsigned>(k)) + " is also in " + from,
+                        at.key("shard", 0));
         from = p.name;
-        for (const QJsonValue v : o["points"].toArray()) {
-            const QJsonObject pt = v.toObject();
+        const std::vector<std::ptrdiff_t> starts = at.elements(at.key("points", 0));
+        const QJsonArray points = o["points"].toArray();
+        for (qsizetype j = 0; j < points.size(); ++j) {
+            const std::ptrdiff_t pointAt = static_cast<std::size_t>(j) < starts.size()
+                                               ? starts[static_cast<std::size_t>(j)]
+                                               : io::JsonLocator::kNotFound;
+            // A key of this point (`index`, `row`) or of its row (`inRow`), found within this
+            // point's text; the point's first line when it is not there.
+            const std::ptrdiff_t next = static_cast<std::size_t>(j) + 1 < starts.size()
+                                            ? starts[static_cast<std::size_t>(j) + 1]
+                                            : static_cast<std::ptrdiff_t>(p.text.size());
+            auto within = [&](std::ptrdiff_t found) {
+                return found >= 0 && found < next ? found : pointAt;
+            };
+            auto keyAt = [&](const char* key) { return within(at.key(key, pointAt)); };
+            auto inRow = [&](const std::string& key) {
+                const std::ptrdiff_t rowAt = keyAt("row");
+                return within(at.key(key, rowAt));
+            };
+            const QJsonObject pt = points[j].toObject();
             const double index = pt["index"].toDouble(-1);
             if (index < 0 || index >= static_cast<double>(byIndex.size()) ||
                 index != static_cast<std::size_t>(index))
-                return fail("a point's index is outside the sweep's grid");
+                return fail("a point's index is outside the sweep's grid", keyAt("index"));
             const auto i = static_cast<std::size_t>(index);
-            if (have[i]) return fail("point " + std::to_string(i) + " is given twice");
-            std::string why;
-            if (!SweepRow::fromJson(pt["row"].toObject(), byIndex[i], why)) return fail(why);
+            if (have[i])
+                return fail("point " + std::to_string(i) + " is given twice", keyAt("index"));
+            std::string why, field;
+            if (!SweepRow::fromJson(pt["row"].toObject(), byIndex[i], why, &field))
+                return fail(why, field.empty() ? keyAt("row") : inRow(field));
             // The row must be the grid's point at its index (walker rates outermost, then
             // policies, copies inner): a row filed under the wrong index would be merged into
             // the wrong curve without a word.
-            const QJsonArray rates = sweep["walker_rates"].toArray();
-            const QJsonArray policies = sweep["policies"].toArray();
-            const QJsonArray copies = sweep["copies"].toArray();
             const SweepRow& row = byIndex[i];
-            const auto nc = static_cast<std::size_t>(copies.size());
-            const auto np = static_cast<std::size_t>(policies.size());
-            const auto at = [](const QJsonArray& a, std::size_t j) {
-                return a[static_cast<qsizetype>(j)];
-            };
-            if (row.copies != at(copies, i % nc).toDouble() ||
-                row.policy != at(policies, i / nc % np).toString().toStdString() ||
-                row.walkersPerSecond != at(rates, i / nc / np).toDouble())
+            const std::size_t nc = grid.copies.size(), np = grid.policies.size();
+            if (row.copies != grid.copies[i % nc] || row.policy != grid.policies[i / nc % np] ||
+                row.walkersPerSecond != grid.rates[i / nc / np])
                 return fail("point " + std::to_string(i) + " is " + row.policy + " at " +
-                            std::to_string(row.copies) + " copies and " +
-                            QString::number(row.walkersPerSecond).toStdString() +
-                            " walks/s, not the grid's point there");
+                                std::to_string(row.copies) + " copies and " +
+                                QString::number(row.walkersPerSecond).toStdString() +
+                                " walks/s, not the grid's point there",
+                            keyAt("row"));
+            // Sweep::run keeps each seed's rate only when there are several.
+            const std::size_t seeds = grid.seeds > 1 ? grid.seeds : 0;
+            if (row.seedRates.size() != seeds)
+                return fail(
+                    "point " + std::to_string(i) + " has " + std::to_string(row.seedRates.size()) +
+                        " seed rates; the sweep runs " + std::to_string(grid.seeds) + " seed" +
+                        (grid.seeds == 1 ? "" : "s") + (seeds ? "" : " (and then lists none)"),
+                    inRow("seed_rates"));
+            if (row.bandRates.size() != grid.bands)
+                return fail("point " + std::to_string(i) + " has " +
+                                std::to_string(row.bandRates.size()) +
+                                " band rates; the sweep draws " + std::to_string(grid.bands) +
+                                " parameter sets",
+                            inRow("band_rates"));
             have[i] = true;
         }
     }

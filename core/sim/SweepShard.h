@@ -5,9 +5,11 @@
 // Shard K of N runs a fixed slice of the grid (walker rates x policies x copies): the points
 // sorted by copy count, largest first (the costly ones), dealt round robin, so that the shards
 // get like shares of the work. Its part file holds the sweep's identity (machine, grid with its
-// walker rates, seeds, window, recipe, every parameter), K and N, and each of its points as a
-// SweepRow with its grid index. The merge
-// refuses parts of different sweeps, a shard given twice or missing, and anything malformed.
+// walker rates, seeds, window, recipe, every parameter, and the SHA-256 of the machine as loaded
+// and of the recipe as read, and the program's version), K and N, and each of its points as a
+// SweepRow with its grid index. The merge refuses parts of different sweeps (naming both), a
+// shard given twice or missing, a grid larger than a sweep runs, a row no run makes, and
+// anything malformed, each as "PART:LINE: reason".
 
 #include <QJsonObject>
 #include <string>
@@ -41,7 +43,8 @@ public:
                             const std::vector<std::size_t>& points,
                             const std::vector<SweepRow>& rows);
     // Every point of the sweep in grid order, from all N parts (in any order). False with
-    // "NAME: reason" when a part is malformed, of another sweep, given twice or missing.
+    // "NAME:LINE: reason" (docs/sharding.md lists the refusals) when a part is malformed, of
+    // another sweep, given twice or missing, or declares or holds what no sweep makes.
     static bool merge(const std::vector<SweepPart>& parts, std::vector<SweepRow>& rows,
                       std::string& error);
 };

@@ -469,4 +469,44 @@ std::string Topology::toXml() const {
     return xml;
 }
 
+namespace {
+
+std::string indexes(const std::vector<unsigned>& v) {
+    std::string s;
+    for (unsigned i : v) {
+        if (!s.empty()) s += ',';
+        s += std::to_string(i);
+    }
+    return s;
+}
+
+}  // namespace
+
+std::string Topology::canonicalText() const {
+    std::string s = "immap-topology 1\n";
+    auto os = [](unsigned i) { return i == kUnknownIndex ? std::string("-") : std::to_string(i); };
+    for (const Package& p : packages_)
+        s += "package L" + std::to_string(p.logicalIndex) + " P" + os(p.osIndex) + " pus " +
+             indexes(p.pus) + "\n";
+    for (const NumaNode& n : nodes_)
+        s += "node L" + std::to_string(n.logicalIndex) + " P" + os(n.osIndex) + " package " +
+             std::to_string(n.package) + " memory " + std::to_string(n.memoryBytes) + " pus " +
+             indexes(n.pus) + "\n";
+    for (const L3Cache& c : l3_)
+        s += "l3 L" + std::to_string(c.logicalIndex) + " P" + os(c.osIndex) + " size " +
+             std::to_string(c.sizeBytes) + " cores " + indexes(c.cores) + " pus " + indexes(c.pus) +
+             "\n";
+    for (const Core& c : cores_)
+        s += "core L" + std::to_string(c.logicalIndex) + " P" + os(c.osIndex) + " pus " +
+             indexes(c.pus) + "\n";
+    for (const Pu& p : pus_)
+        s += "pu L" + std::to_string(p.logicalIndex) + " P" + os(p.osIndex) + " core " +
+             std::to_string(p.core) + " l3 " + std::to_string(p.l3) + " node " +
+             std::to_string(p.node) + " package " + std::to_string(p.package) + "\n";
+    s += distancesDefault_ ? "distances default\n" : "distances\n";
+    for (const auto& row : distances_)
+        s += indexes(row) + "\n";
+    return s;
+}
+
 }  // namespace immap::topology

@@ -107,6 +107,11 @@ public:
 
     // hwloc's XML export (v2 format), distances and note included; loads back with xml:FILE.
     std::string toXml() const;
+    // Everything the model reads of the machine (packages, nodes with their memory, L3 caches,
+    // cores, PUs with both indexes and links, the distance matrix), one object a line, in a
+    // fixed order: equal for the same machine whatever spec or XML layout it came from, and
+    // different when anything a simulation uses differs. The spec and the note are left out.
+    std::string canonicalText() const;
 
 private:
     Topology() = default;

@@ -81,17 +81,13 @@ bool EventInterpreter::treeEvent(const SimEvent& e, std::string& reason) {
                  std::to_string(e.tree) + ", which do not exist";
         return false;
     }
+    // Only the header's trees exist (TraceReader refuses an event beyond them): an event
+    // must not make replay build trees the header never declared.
     auto& trees = trees_[static_cast<std::size_t>(e.file)];
     if (static_cast<std::size_t>(e.tree) >= trees.size()) {
-        if (e.tree > kMaxTrees) {
-            reason = "tree " + std::to_string(e.tree) + " is beyond " + std::to_string(kMaxTrees) +
-                     " trees per file";
-            return false;
-        }
-        while (trees.size() <= static_cast<std::size_t>(e.tree)) {
-            trees.push_back(std::make_unique<itree::IntervalTree>());
-            trees.back()->setObserver(touch_);
-        }
+        reason = "tree " + std::to_string(e.tree) + " is beyond the header's trees_per_file (" +
+                 std::to_string(trees.size()) + ")";
+        return false;
     }
     itree::IntervalTree& t = *trees[static_cast<std::size_t>(e.tree)];
     if (e.kind == SimEvent::TreeInsert) {

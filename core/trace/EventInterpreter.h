@@ -110,7 +110,6 @@ private:
     std::vector<Agent> copies_;  // by index, up to kDenseAgents
     std::unordered_map<std::int32_t, Agent> others_;
     static constexpr std::int32_t kDenseAgents = 1 << 16;
-    static constexpr int kMaxTrees = 4096;
 };
 
 }  // namespace immap::trace

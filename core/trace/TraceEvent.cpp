@@ -251,8 +251,9 @@ EndRecord parseEndRecord(const char* begin, const char* end, std::int64_t& time,
     return EndRecord::Yes;
 }
 
-bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size_t files,
-                SimEvent& e, std::string& reason) {
+bool parseEvent(const char* begin, const char* end, const TraceHeader& header, SimEvent& e,
+                std::string& reason) {
+    const std::size_t locks = header.locks.size(), files = header.files.size();
     e = SimEvent{};
     Fields f{begin, end};
     e.time = f.num<std::int64_t>();
@@ -334,12 +335,16 @@ bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size
     }
     if ((e.kind == SimEvent::TreeInsert || e.kind == SimEvent::TreeRemove) &&
         (e.file < 0 || static_cast<std::size_t>(e.file) >= files || e.tree < 0 ||
-         e.last < e.start || e.home < 0)) {
+         static_cast<unsigned>(e.tree) >= header.treesPerFile || e.last < e.start || e.home < 0)) {
         if (e.file < 0 || static_cast<std::size_t>(e.file) >= files)
             reason = "file " + std::to_string(e.file) + " is not in the header's " +
                      std::to_string(files) + " files";
         else if (e.tree < 0)
             reason = "tree " + std::to_string(e.tree) + " is negative";
+        else if (static_cast<unsigned>(e.tree) >= header.treesPerFile)
+            reason = "tree " + std::to_string(e.tree) + " is beyond the header's trees_per_file (" +
+                     std::to_string(header.treesPerFile) + ": trees 0 to " +
+                     std::to_string(header.treesPerFile - 1) + ")";
         else if (e.home < 0)
             reason = "home node " + std::to_string(e.home) + " is negative";
         else

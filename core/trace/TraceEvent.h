@@ -6,6 +6,7 @@
 #include <string>
 
 #include "sim/Simulator.h"
+#include "trace/TraceHeader.h"
 
 namespace immap::trace {
 
@@ -26,8 +27,9 @@ EndRecord parseEndRecord(const char* begin, const char* end, std::int64_t& time,
                          std::uint64_t& events);
 
 // Parses one line (no newline). False with the reason when it is not a well-formed event or
-// names a lock or file beyond the header's counts.
-bool parseEvent(const char* begin, const char* end, std::size_t locks, std::size_t files,
-                sim::SimEvent& e, std::string& reason);
+// names a lock, file or tree beyond the header's counts: replay builds the trees the header
+// declares and no more, so what a trace costs is bounded by its header.
+bool parseEvent(const char* begin, const char* end, const TraceHeader& header, sim::SimEvent& e,
+                std::string& reason);
 
 }  // namespace immap::trace

@@ -149,7 +149,7 @@ bool TraceReader::next(sim::SimEvent& e) {
                 break;
         }
         std::string reason;
-        if (!parseEvent(begin, end, header_.locks.size(), header_.files.size(), e, reason)) {
+        if (!parseEvent(begin, end, header_, e, reason)) {
             fail(line_, reason);
             return false;
         }

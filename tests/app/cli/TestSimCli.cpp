@@ -404,6 +404,130 @@ private slots:
         QVERIFY(!QFile::exists(dir.filePath("cut.csv")));
     }
 
+    // Shards whose recipe file or machine file was edited between them (same paths, same
+    // specs): the merge exits 2 naming both parts and what differs, and writes nothing. Before,
+    // such parts merged silently into a chimera.
+    void mergeRefusesShardsOfAChangedRecipeOrMachine() {
+        QTemporaryDir dir;
+        auto write = [&](const QString& name, const QByteArray& text) {
+            QFile f(dir.filePath(name));
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            QCOMPARE(f.write(text), text.size());
+        };
+        QFile recipe(QString(IMMAP_SAMPLES) + "/recipes/execl-glibc236.json");
+        QVERIFY(recipe.open(QIODevice::ReadOnly));
+        const QByteArray recipeText = recipe.readAll();
+        const auto machine =
+            runImmap({"topology", "show", "synthetic:package:2 numa:1 core:2 pu:1", "--xml"});
+        QCOMPARE(machine.status, 0);
+        write("recipe.json", recipeText);
+        write("machine.xml", machine.out);
+        const QStringList grid = {"sweep",
+                                  "--topology",
+                                  "xml:" + dir.filePath("machine.xml"),
+                                  "--recipe",
+                                  dir.filePath("recipe.json"),
+                                  "--copies",
+                                  "1,2",
+                                  "--duration-ms",
+                                  "1",
+                                  "--seeds",
+                                  "1"};
+        auto shard = [&](int k, const QString& part) {
+            const auto r = runImmap(grid + QStringList{"--shard", QString("%1/2").arg(k), "--part",
+                                                       dir.filePath(part)});
+            QVERIFY2(r.status == 0, r.err.constData());
+        };
+        shard(1, "a1.json");
+        shard(2, "a2.json");
+        const QString out = dir.filePath("merged.csv");
+        QCOMPARE(runImmap({"sweep", "merge", dir.filePath("a1.json"), dir.filePath("a2.json"), "-o",
+                           out})
+                     .status,
+                 0);
+        QFile::remove(out);
+        struct Case {
+            const char* file;
+            QByteArray text;
+            const char* differs;
+        };
+        QByteArray slower = recipeText;
+        slower.replace("\"weight\": 70.4", "\"weight\": 170.4");
+        QVERIFY(slower != recipeText);
+        // Another machine under the same file name: the packages 40 apart instead of 12.
+        const auto farther =
+            runImmap({"topology", "show",
+                      "synthetic:package:2 numa:1 core:2 pu:1;distances=10:12:40", "--xml"});
+        QCOMPARE(farther.status, 0);
+        const Case cases[] = {{"recipe.json", slower, "the recipe's contents differ"},
+                              {"machine.xml", farther.out, "the machine as read differs"}};
+        for (const Case& c : cases) {
+            write("recipe.json", recipeText);
+            write("machine.xml", machine.out);
+            shard(1, "b1.json");
+            write(c.file, c.text);  // edited between the shards
+            shard(2, "b2.json");
+            const auto r = runImmap(
+                {"sweep", "merge", dir.filePath("b1.json"), dir.filePath("b2.json"), "-o", out});
+            QCOMPARE(r.status, 2);
+            const QRegularExpression want(QRegularExpression::escape(dir.filePath("b2.json")) +
+                                          ":[0-9]+: is a part of another sweep than " +
+                                          QRegularExpression::escape(dir.filePath("b1.json")) +
+                                          ": " + c.differs);
+            QVERIFY2(want.match(QString::fromUtf8(r.err)).hasMatch(), r.err.constData());
+            QVERIFY(!QFile::exists(out));
+        }
+    }
+
+    // Lists longer than a sweep takes: a scenario's copies, and a part whose grid would be
+    // 1,000 policies x 10,000 copies (1.5 GB allocated before this check), each refused with
+    // FILE:LINE: reason and exit 2.
+    void gridListsLongerThanASweepTakes() {
+        QTemporaryDir dir;
+        QJsonArray copies;
+        for (int i = 0; i < 2000; ++i)
+            copies.append(1);
+        const QString scenario = dir.filePath("s.json");
+        QFile f(scenario);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QJsonDocument(QJsonObject{{"version", 1}, {"copies", copies}}).toJson());
+        f.close();
+        const auto r = runImmap({"sweep", "--scenario", scenario, "--duration-ms", "1"});
+        QCOMPARE(r.status, 2);
+        QVERIFY2(r.err.contains((scenario + ":2: \"copies\" lists 2000 entries; the \"copies\" "
+                                            "list must be from 1 to 1024 entries")
+                                    .toUtf8()),
+                 r.err.constData());
+        QJsonArray policies, many;
+        for (int i = 0; i < 1000; ++i)
+            policies.append("single");
+        for (int i = 0; i < 10000; ++i)
+            many.append(1);
+        const QJsonObject part{{"format", "immap-sweep-part"},
+                               {"version", 3},
+                               {"shard", 1},
+                               {"of", 1},
+                               {"sweep", QJsonObject{{"walker_rates", QJsonArray{0}},
+                                                     {"policies", policies},
+                                                     {"copies", many}}},
+                               {"points", QJsonArray{}}};
+        const QString path = dir.filePath("part.json");
+        QFile pf(path);
+        QVERIFY(pf.open(QIODevice::WriteOnly));
+        pf.write(QJsonDocument(part).toJson());
+        pf.close();
+        const auto m = runImmap({"sweep", "merge", path, "-o", dir.filePath("out.csv")});
+        QCOMPARE(m.status, 2);
+        QVERIFY2(QRegularExpression(QRegularExpression::escape(path) +
+                                    ":[0-9]+: the sweep's grid is larger than a sweep runs")
+                     .match(QString::fromUtf8(m.err))
+                     .hasMatch(),
+                 m.err.constData());
+        const auto c = runImmap({"sweep", "--copies", QString("1,").repeated(1100) + "1"});
+        QCOMPARE(c.status, 2);
+        QVERIFY2(c.err.contains("--copies: it lists 1101 entries"), c.err.constData());
+    }
+
     // docs/simulator.md's table lists every parameter with the code's default.
     void documentedParametersMatchTheCode() {
         QFile doc(QString(IMMAP_SOURCE_DIR) + "/docs/simulator.md");

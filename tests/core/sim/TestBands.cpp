@@ -14,6 +14,7 @@
 #include "sim/Band.h"
 #include "sim/LatinHypercube.h"
 #include "sim/Sensitivity.h"
+#include "sim/SingleRuns.h"
 #include "sim/Sweep.h"
 #include "sim/SweepRow.h"
 #include "topology/Topology.h"
@@ -187,11 +188,11 @@ private slots:
         std::vector<double> ratios;
         for (unsigned d = 0; d < 4; ++d)
             ratios.push_back(split.bandRates[d] / banded[0].bandRates[d]);
-        const Band want = Band::of(ratios), got = SweepRow::speedupBand(banded, split);
+        const Band want = Band::of(ratios), got = SingleRuns(banded).band(split);
         QCOMPARE(got.p10, want.p10);
         QCOMPARE(got.median, want.median);
         QCOMPARE(got.p90, want.p90);
-        QVERIFY(!SweepRow::speedupBand(plain, plain[2]).valid);
+        QVERIFY(!SingleRuns(plain).band(plain[2]).valid);
     }
 
     // One copy on the capture host: an exec is unlocked_ns_per_exec plus 18 µs of locked and

@@ -11,6 +11,7 @@
 #include "SmallSweep.h"
 #include "Suites.h"
 #include "limits/LimitError.h"
+#include "sim/SingleRuns.h"
 #include "sim/Sweep.h"
 #include "topology/Topology.h"
 
@@ -119,6 +120,48 @@ private slots:
             QCOMPARE(split(line).back(), std::string("2000"));
     }
 
+    // The index against a scan of every run (the rule before the index): random grids with
+    // repeated points (the first single counts), missing singles, single at 0 execs/s, and
+    // band draws with a zero.
+    void singleIndexAgreesWithAScan() {
+        std::uint64_t x = 12345;
+        auto next = [&](std::uint64_t n) {
+            x = x * 6364136223846793005ull + 1442695040888963407ull;
+            return (x >> 33) % n;
+        };
+        const char* policies[] = {"single", "split-locks", "sharded:4"};
+        for (int trial = 0; trial < 50; ++trial) {
+            std::vector<SimResult> runs;
+            for (std::uint64_t i = 0, n = 1 + next(60); i < n; ++i) {
+                SimResult r = point(policies[next(3)], static_cast<unsigned>(1 + next(4)),
+                                    next(2) ? 0.0 : 28.0, static_cast<double>(next(5)) * 100);
+                for (int d = 0; d < 3; ++d)
+                    r.bandRates.push_back(static_cast<double>(next(3)));
+                runs.push_back(r);
+            }
+            const SingleRuns singles(runs);
+            for (const SimResult& r : runs) {
+                const SimResult* s = nullptr;
+                for (const SimResult& c : runs)
+                    if (c.policy == "single" && c.copies == r.copies &&
+                        c.walkersPerSecond == r.walkersPerSecond) {
+                        s = &c;
+                        break;
+                    }
+                const double want =
+                    s && s->execsPerSecond > 0 ? r.execsPerSecond / s->execsPerSecond : 0.0;
+                QCOMPARE(singles.speedup(r), want);
+                const std::vector<double> draws = singles.draws(r);
+                QCOMPARE(draws.size(), s ? std::size_t{3} : std::size_t{0});
+                for (std::size_t d = 0; d < draws.size(); ++d)
+                    if (s->bandRates[d] > 0)
+                        QCOMPARE(draws[d], r.bandRates[d] / s->bandRates[d]);
+                    else
+                        QVERIFY(std::isnan(draws[d]));
+            }
+        }
+    }
+
     // Hand-made points where the rate decides the answer: split-locks at 100 walks/s is twice
     // single at 100 walks/s, and would read 1.0 against single without walkers.
     void speedupIsOverSingleAtTheSameRate() {
@@ -127,13 +170,14 @@ private slots:
             point("single", 8, 100, 500),       point("split-locks", 8, 100, 1000),
             point("split-locks", 16, 100, 900),  // no single at 16
         };
-        QCOMPARE(Sweep::speedupOverSingle(runs, runs[1]), 4.0);
-        QCOMPARE(Sweep::speedupOverSingle(runs, runs[3]), 2.0);
-        QCOMPARE(Sweep::speedupOverSingle(runs, runs[2]), 1.0);
-        QCOMPARE(Sweep::speedupOverSingle(runs, runs[4]), 0.0);
+        const SingleRuns singles(runs);
+        QCOMPARE(singles.speedup(runs[1]), 4.0);
+        QCOMPARE(singles.speedup(runs[3]), 2.0);
+        QCOMPARE(singles.speedup(runs[2]), 1.0);
+        QCOMPARE(singles.speedup(runs[4]), 0.0);
         // The same rule in the rows the outputs print.
         const std::vector<SweepRow> rows = Sweep::rows(runs);
-        QCOMPARE(SweepRow::speedupOverSingle(rows, rows[3]), 2.0);
+        QCOMPARE(SingleRuns(rows).speedup(rows[3]), 2.0);
         QCOMPARE(rows[3].walkersPerSecond, 100.0);
     }
 

@@ -8,10 +8,13 @@
 #include <QJsonObject>
 #include <QTest>
 #include <algorithm>
+#include <cctype>
+#include <functional>
 #include <set>
 
 #include "SmallSweep.h"
 #include "Suites.h"
+#include "sim/Recipe.h"
 #include "sim/Sweep.h"
 #include "sim/SweepShard.h"
 #include "topology/Topology.h"
@@ -48,10 +51,51 @@ std::vector<SweepPart> partsOf(const SweepConfig& whole, unsigned n) {
     return parts;
 }
 
+// "FILE:LINE: reason" with a line, for the reason beginning with `reason`.
+bool located(const std::string& error, const std::string& file, const std::string& reason) {
+    const std::string head = file + ":";
+    if (error.compare(0, head.size(), head) != 0) return false;
+    std::size_t at = head.size();
+    const std::size_t digits = at;
+    while (at < error.size() && std::isdigit(static_cast<unsigned char>(error[at])))
+        ++at;
+    return at > digits && error.compare(at, 2 + reason.size(), ": " + reason) == 0;
+}
+
 std::string mergeError(const std::vector<SweepPart>& parts) {
     std::vector<SweepRow> rows;
     std::string error;
     return SweepShard::merge(parts, rows, error) ? std::string() : error;
+}
+
+// The part with `edit` applied to its parsed JSON.
+SweepPart edited(const SweepPart& part, const std::function<void(QJsonObject&)>& edit) {
+    QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(part.text)).object();
+    edit(o);
+    return {part.name, QJsonDocument(o).toJson(QJsonDocument::Indented).toStdString()};
+}
+
+// The part with `edit` applied to its first point's row.
+SweepPart editedRow(const SweepPart& part, const std::function<void(QJsonObject&)>& edit) {
+    return edited(part, [&](QJsonObject& o) {
+        QJsonArray pts = o["points"].toArray();
+        QJsonObject pt = pts[0].toObject();
+        QJsonObject row = pt["row"].toObject();
+        edit(row);
+        pt["row"] = row;
+        pts[0] = pt;
+        o["points"] = pts;
+    });
+}
+
+// The 1-based line of the first point's row's own `"key":` in a part written indented (Qt
+// indents 4 spaces a level: root, "points", the point, "row", so the row's own keys sit 16
+// spaces in, its summary's 20): where a refusal of the first point's field must point.
+int lineOfRowKey(const std::string& text, const std::string& key) {
+    const std::size_t points = text.find("\"points\"");
+    const std::size_t at = text.find("\n" + std::string(16, ' ') + "\"" + key + "\":", points);
+    return static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n')) +
+           2;  // the line after the newline found
 }
 
 }  // namespace
@@ -136,6 +180,219 @@ private slots:
         QCOMPARE(SweepRow::toCsv(rows), Sweep::toCsv(whole));
     }
 
+    // The part's lists size the merged grid: one larger than `immap sweep` runs is refused at
+    // the sweep's line before anything is allocated (1,000 policies x 10,000 copies took 1.5 GB
+    // from a 40 KB part), and every entry is checked as the sweep's own option would be.
+    void refusesAGridNoSweepRuns() {
+        const SweepPart part = partsOf(grid(), 1)[0];
+        const SweepPart huge = edited(part, [](QJsonObject& o) {
+            QJsonObject sweep = o["sweep"].toObject();
+            QJsonArray policies, copies;
+            for (int i = 0; i < 1000; ++i)
+                policies.append("single");
+            for (int i = 0; i < 10000; ++i)
+                copies.append(1);
+            sweep["policies"] = policies;
+            sweep["copies"] = copies;
+            o["sweep"] = sweep;
+        });
+        const std::string e = mergeError({huge});
+        QVERIFY2(located(e, "part1", "the sweep's grid is larger than a sweep runs"), e.c_str());
+        QVERIFY2(e.find("the policy list must be from 1 to 256 entries") != std::string::npos,
+                 e.c_str());
+        // Within each list's bound, over the grid's: 200 policies x 600 copy counts.
+        const std::string e2 = mergeError({edited(part, [](QJsonObject& o) {
+            QJsonObject sweep = o["sweep"].toObject();
+            QJsonArray policies, copies;
+            for (int i = 0; i < 200; ++i)
+                policies.append("single");
+            for (int i = 0; i < 600; ++i)
+                copies.append(1);
+            sweep["policies"] = policies;
+            sweep["copies"] = copies;
+            o["sweep"] = sweep;
+        })});
+        QVERIFY2(e2.find("make 120,000 points; the grid must be from 1 to 100000 points") !=
+                     std::string::npos,
+                 e2.c_str());
+        struct Case {
+            const char* key;
+            QJsonValue value;
+            const char* reason;
+        };
+        const Case cases[] = {
+            {"copies", QJsonArray{1, 200000}, "a copy count must be from 1 to 100000 copies"},
+            {"copies", QJsonArray{1.5}, "a copy count is not a whole number"},
+            {"policies", QJsonArray{"single", "frob"}, "the sweep's policy \"frob\" is unknown"},
+            {"walker_rates", QJsonArray{-1}, "a walker rate must be from 0 to "},
+            {"seeds", 0, "the sweep's \"seeds\" must be a whole number from 1 to 1000"},
+            {"bands", 5000, "the sweep's \"bands\" must be a whole number from 0 to 1000"},
+        };
+        for (const Case& c : cases) {
+            const SweepPart bad = edited(part, [&](QJsonObject& o) {
+                QJsonObject sweep = o["sweep"].toObject();
+                sweep[c.key] = c.value;
+                o["sweep"] = sweep;
+            });
+            const std::string why = mergeError({bad});
+            // At the key's line inside the sweep object.
+            const std::size_t sweepAt = bad.text.find("\"sweep\":");
+            const std::size_t keyAt = bad.text.find(std::string("\"") + c.key + "\":", sweepAt);
+            const int line =
+                static_cast<int>(std::count(bad.text.begin(),
+                                            bad.text.begin() + static_cast<long>(keyAt), '\n')) +
+                1;
+            QVERIFY2(why.find("part1:" + std::to_string(line) + ": " + c.reason) == 0, why.c_str());
+        }
+    }
+
+    // Each row's values, not only its place in the grid: what no run makes is refused at the
+    // field's line, and so is a summary (printed by the JSON output) that disagrees with the
+    // fields (printed by the CSV).
+    void refusesRowsNoRunMakes() {
+        SweepConfig c = grid();  // 2 seeds
+        const std::vector<SweepPart> parts = partsOf(c, 2);
+        struct Case {
+            const char* name;
+            std::function<void(QJsonObject&)> edit;
+            const char* field;  // where the message must point
+            const char* reason;
+        };
+        const Case cases[] = {
+            {"negative rate", [](QJsonObject& r) { r["execs_per_s"] = -5.0; }, "execs_per_s",
+             "a point's \"execs_per_s\" is -5; it must be a finite number, not negative"},
+            {"negative seed rate",
+             [](QJsonObject& r) {
+                 r["seed_rates"] = QJsonArray{-1.0, 1.0};
+             },
+             "seed_rates", "a point's seed_rates holds something other than a rate"},
+            {"negative latency", [](QJsonObject& r) { r["walker_latency_p99_ns"] = -1.0; },
+             "walker_latency_p99_ns", "a point's \"walker_latency_p99_ns\" is -1"},
+            {"memory -1", [](QJsonObject& r) { r["memory_per_inode_bytes"] = -1; },
+             "memory_per_inode_bytes",
+             "a point's \"memory_per_inode_bytes\" is -1; it must be a whole number of bytes"},
+            {"memory 1e300", [](QJsonObject& r) { r["memory_per_inode_bytes"] = 1e300; },
+             "memory_per_inode_bytes", "a point's \"memory_per_inode_bytes\" is 1e+300"},
+            {"memory 0.5", [](QJsonObject& r) { r["memory_per_inode_bytes"] = 0.5; },
+             "memory_per_inode_bytes", "a point's \"memory_per_inode_bytes\" is 0.5"},
+            {"copies 200000", [](QJsonObject& r) { r["copies"] = 200000; }, "copies",
+             "a point's copies must be from 1 to 100000 copies"},
+            {"unknown policy", [](QJsonObject& r) { r["policy"] = "frob"; }, "policy",
+             "a point's policy \"frob\" is unknown"},
+            {"lock busy 150%", [](QJsonObject& r) { r["max_lock_utilisation"] = 1.5; },
+             "max_lock_utilisation", "a point's \"max_lock_utilisation\" is 1.5"},
+            {"walkers", [](QJsonObject& r) { r["walkers_per_s"] = -3; }, "walkers_per_s",
+             "a point's walkers_per_s must be from 0 to "},
+            {"not the seeds' mean", [](QJsonObject& r) { r["execs_per_s"] = 1.0; }, "execs_per_s",
+             "a point's \"execs_per_s\" is not the mean of its seed_rates"},
+            {"summary's rate",
+             [](QJsonObject& r) {
+                 QJsonObject s = r["summary"].toObject();
+                 s["execs_per_s"] = s["execs_per_s"].toDouble() * 2;
+                 r["summary"] = s;
+             },
+             "summary", "a point's summary disagrees with its \"execs_per_s\""},
+            {"summary's lock",
+             [](QJsonObject& r) {
+                 QJsonObject s = r["summary"].toObject();
+                 QJsonArray locks = s["locks"].toArray();
+                 QJsonObject l = locks[0].toObject();
+                 l["utilisation"] = 0.99;
+                 locks[0] = l;
+                 s["locks"] = locks;
+                 r["summary"] = s;
+             },
+             "summary", "a point's summary disagrees with its \"max_lock_utilisation\""},
+            {"summary's seeds",
+             [](QJsonObject& r) {
+                 QJsonObject s = r["summary"].toObject();
+                 s.remove("execs_per_s_seeds");
+                 r["summary"] = s;
+             },
+             "summary", "a point's summary disagrees with its \"seed_rates\""},
+            // Three seeds, their mean the rate and the summary agreeing: a row of another sweep
+            // than the identity's two seeds.
+            {"more seeds than the sweep runs",
+             [](QJsonObject& r) {
+                 const double x = r["execs_per_s"].toDouble();
+                 r["seed_rates"] = QJsonArray{x, x, x};
+                 QJsonObject s = r["summary"].toObject();
+                 s["execs_per_s_seeds"] = QJsonArray{x, x, x};
+                 s["execs_per_s_min"] = x;
+                 s["execs_per_s_max"] = x;
+                 r["summary"] = s;
+             },
+             "seed_rates", "point 0 has 3 seed rates; the sweep runs 2 seeds"},
+        };
+        for (const Case& k : cases) {
+            const SweepPart bad = editedRow(parts[0], k.edit);
+            const std::string e = mergeError({bad, parts[1]});
+            const std::string want =
+                "part1:" + std::to_string(lineOfRowKey(bad.text, k.field)) + ": " + k.reason;
+            QVERIFY2(e.compare(0, want.size(), want) == 0,
+                     (std::string(k.name) + ": " + e + "\n want: " + want).c_str());
+        }
+        // Unedited, the same parts merge.
+        QCOMPARE(mergeError(parts), std::string());
+    }
+
+    // Shards whose machine or recipe changed between them, under the same spec and name, are
+    // two sweeps: refused naming both parts and what differs. Without the contents in the
+    // identity these merged into a chimera.
+    void refusesAMachineOrRecipeChangedBetweenShards() {
+        const SweepConfig c = grid();
+        const std::vector<SweepPart> parts = partsOf(c, 2);
+        // The recipe: the built-in one with its first work step twice as long, under the same
+        // name (as a file edited in place).
+        std::string json = Recipe::builtinDefaultJson();
+        const std::size_t w = json.find("\"weight\":");
+        QVERIFY(w != std::string::npos);
+        const std::size_t digit = json.find_first_of("0123456789", w);
+        json = json.substr(0, digit) + "1" + json.substr(digit);
+        const Recipe longer = Recipe::fromJson(json, "built-in:execl-glibc236.json");
+        QVERIFY(longer.sha256 != Recipe::builtinDefault().sha256);
+        SweepConfig other = c;
+        other.run.recipe = &longer;
+        std::string e = mergeError({parts[0], partOf(other, 2, 2)});
+        QVERIFY2(located(e, "part2",
+                         "is a part of another sweep than part1: the recipe's contents differ"),
+                 e.c_str());
+        // The machine: the same spec ("xml:machine.xml"), another distance across packages.
+        const topology::Topology a = topology::Topology::fromXmlString(
+            topology::Topology::fromSpec(
+                "synthetic:package:2 numa:1 core:2 pu:1;distances=10:12:32")
+                .toXml(),
+            "machine.xml");
+        const topology::Topology b = topology::Topology::fromXmlString(
+            topology::Topology::fromSpec(
+                "synthetic:package:2 numa:1 core:2 pu:1;distances=10:12:21")
+                .toXml(),
+            "machine.xml");
+        QCOMPARE(a.spec(), b.spec());
+        SweepConfig onA = c, onB = c;
+        onA.run.topology = &a;
+        onB.run.topology = &b;
+        e = mergeError({partOf(onA, 1, 2), partOf(onB, 2, 2)});
+        QVERIFY2(located(e, "part2",
+                         "is a part of another sweep than part1: the machine as read differs"),
+                 e.c_str());
+        // The same machine read twice is one sweep, whatever spec text reads it.
+        const topology::Topology a2 = topology::Topology::fromXmlString(a.toXml(), "machine.xml");
+        SweepConfig onA2 = c;
+        onA2.run.topology = &a2;
+        QCOMPARE(mergeError({partOf(onA, 1, 2), partOf(onA2, 2, 2)}), std::string());
+        // Another program version.
+        const SweepPart newer = edited(parts[1], [](QJsonObject& o) {
+            QJsonObject sweep = o["sweep"].toObject();
+            sweep["immap_version"] = "9.9.9";
+            o["sweep"] = sweep;
+        });
+        e = mergeError({parts[0], newer});
+        QVERIFY2(located(e, "part2",
+                         "is a part of another sweep than part1: it was made by immap 9.9.9"),
+                 e.c_str());
+    }
+
     void refusesWhatIsNotOneSweep() {
         const SweepConfig c = grid();
         const std::vector<SweepPart> parts = partsOf(c, 3);
@@ -143,12 +400,13 @@ private slots:
         QVERIFY(mergeError({parts[0], parts[1]}).find("shard 3 of 3 is missing") !=
                 std::string::npos);
         const std::string twice = mergeError({parts[0], parts[1], parts[1]});
-        QVERIFY2(twice.find("part2: shard 2 is also in part2") != std::string::npos, twice.c_str());
+        QVERIFY2(located(twice, "part2", "shard 2 is also in part2"), twice.c_str());
         // Another sweep: one more seed.
         SweepConfig other = c;
         other.seeds = 3;
         const std::string another = mergeError({parts[0], parts[1], partsOf(other, 3)[2]});
-        QVERIFY2(another.find("part3: is a part of another sweep") != std::string::npos,
+        QVERIFY2(another.find("is a part of another sweep than part1: its \"seeds\" differs") !=
+                     std::string::npos,
                  another.c_str());
         // Another sweep: the same grid with walkers at another rate, or without the walker-free
         // slice.
@@ -158,15 +416,15 @@ private slots:
             SweepConfig walkers = twoRates();
             walkers.walkerRates = rates;
             const std::string e = mergeError({two[0], two[1], partOf(walkers, 3, 3)});
-            QVERIFY2(e.find("part3: is a part of another sweep") != std::string::npos, e.c_str());
+            QVERIFY2(e.find("is a part of another sweep than part1: its \"walker_rates\"") !=
+                         std::string::npos,
+                     e.c_str());
         }
         const std::string split = mergeError({parts[0], partsOf(c, 2)[1]});
-        QVERIFY2(
-            split.find("part2: is shard 2 of 2, the first part's sweep has 3") != std::string::npos,
-            split.c_str());
-        QVERIFY(mergeError({{"junk", "{"}}).find("junk: not JSON") != std::string::npos);
-        QVERIFY(mergeError({{"csv", "policy,copies\n"}}).find("csv: not JSON") !=
-                std::string::npos);
+        QVERIFY2(located(split, "part2", "is shard 2 of 2, the first part's sweep has 3"),
+                 split.c_str());
+        QVERIFY(located(mergeError({{"junk", "{"}}), "junk", "not JSON"));
+        QVERIFY(located(mergeError({{"csv", "policy,copies\n"}}), "csv", "not JSON"));
         QVERIFY(mergeError({{"obj", "{}"}}).find("obj: not an immap sweep part") !=
                 std::string::npos);
         // A part of the format before walker rates (version 1).
@@ -176,8 +434,7 @@ private slots:
             old["version"] = 1;
             const std::string e = mergeError(
                 {{"old", QJsonDocument(old).toJson().toStdString()}, parts[1], parts[2]});
-            QVERIFY2(e.find("old: is a part of version 1; this immap merges version 2") !=
-                         std::string::npos,
+            QVERIFY2(located(e, "old", "is a part of version 1; this immap merges version 3"),
                      e.c_str());
         }
         // A row filed under another point's index: the walker-free and the walker slice of one
@@ -198,7 +455,7 @@ private slots:
             o["points"] = pts;
             const std::string e =
                 mergeError({{"swapped", QJsonDocument(o).toJson().toStdString()}});
-            QVERIFY2(e.find("swapped: point 0 is single at 1 copies and 2000 walks/s, not the "
+            QVERIFY2(e.find("point 0 is single at 1 copies and 2000 walks/s, not the "
                             "grid's point there") != std::string::npos,
                      e.c_str());
         }
