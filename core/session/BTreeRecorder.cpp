@@ -55,7 +55,10 @@ void BTreeRecorder::begin(std::string what, btree::Index first, btree::Index las
 
 std::string BTreeRecorder::itemName(const btree::Item* item) const {
     if (!item) return "?";
-    return "[" + hex(item->start) + ", " + hex(item->last) + "]";
+    std::string s = "[";
+    s += hex(item->start);
+    s += ", " + hex(item->last) + "]";
+    return s;
 }
 
 void BTreeRecorder::step(btree::StepKind kind, const void* node, int slot,

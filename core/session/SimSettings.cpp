@@ -116,15 +116,19 @@ void SimSettings::useRecipeFile(const std::string& path) {
 
 std::string SimSettings::policiesText() const {
     std::string out;
-    for (const mapping::Policy& p : policies)
-        out += (out.empty() ? "" : ",") + p.name();
+    for (const mapping::Policy& p : policies) {
+        if (!out.empty()) out += ',';
+        out += p.name();
+    }
     return out;
 }
 
 std::string SimSettings::copiesText() const {
     std::string out;
-    for (unsigned c : copies)
-        out += (out.empty() ? "" : ",") + std::to_string(c);
+    for (unsigned c : copies) {
+        if (!out.empty()) out += ',';
+        out += std::to_string(c);
+    }
     return out;
 }
 
