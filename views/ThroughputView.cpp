@@ -178,6 +178,33 @@ void ThroughputView::drawMeasured(QCPLegend* legend) {
     legend->addItem(new QCPPlottableLegendItem(legend, measured_));
 }
 
+// A run without a steady state measured a queue that only grows: its figure depends on the
+// window, so the point is crossed out where it is drawn, not only named in the summary.
+void ThroughputView::drawOverloaded(QCPLegend* legend) {
+    overloaded_ = nullptr;
+    QCPGraph* speed = nullptr;  // the same points in the speedup pane
+    for (const Curve& c : curves_)
+        for (const sim::SimResult* r : c.runs) {
+            if (r->overload.empty()) continue;
+            if (!overloaded_) {
+                overloaded_ = plot_->addGraph(topRect_->axis(QCPAxis::atBottom),
+                                              topRect_->axis(QCPAxis::atLeft));
+                speed = plot_->addGraph(speedRect_->axis(QCPAxis::atBottom),
+                                        speedRect_->axis(QCPAxis::atLeft));
+                overloaded_->setName(tr("no steady state"));
+                legend->addItem(new QCPPlottableLegendItem(legend, overloaded_));
+                for (QCPGraph* g : {overloaded_, speed}) {
+                    g->setLineStyle(QCPGraph::lsNone);
+                    g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCross,
+                                                       QPen(QColor(0xd0, 0x10, 0x10), 2.5),
+                                                       Qt::NoBrush, 14));
+                }
+            }
+            overloaded_->addData(r->copies, r->execsPerSecond);
+            if (const double s = singles_.speedup(*r); s > 0) speed->addData(r->copies, s);
+        }
+}
+
 void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QString& machine,
                              int pus) {
     if (&runs != &runs_) runs_ = runs;
@@ -358,6 +385,7 @@ void ThroughputView::setRuns(const std::vector<sim::SimResult>& runs, const QStr
         }
     }
     drawMeasured(legend);
+    drawOverloaded(legend);
     if (compact_)
         for (double rate : rates) {
             if (rate == *rates.begin()) continue;

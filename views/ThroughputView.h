@@ -55,6 +55,9 @@ public:
     void setMeasured(const std::vector<Measured>& points, const QString& label,
                      const QString& note = {});
     QCPGraph* measuredGraph() const { return measured_; }
+    // The points whose run had no steady state (SimResult::overload), crossed in both panes;
+    // nullptr when every point had one.
+    QCPGraph* overloadGraph() const { return overloaded_; }
     QCPItemText* measuredNoteItem() const { return measuredNoteItem_; }
 
     QCustomPlot* plot() const { return plot_; }
@@ -134,6 +137,8 @@ private:
     QString machine_;
     int pus_ = 0;
     void drawMeasured(QCPLegend* legend);
+    QCPGraph* overloaded_ = nullptr;
+    void drawOverloaded(QCPLegend* legend);
     // One per (policy, walker rate), in the order drawn; `runs` sorted by copies, for the hover.
     struct Curve {
         QString policy;

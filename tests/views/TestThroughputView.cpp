@@ -98,6 +98,46 @@ private slots:
         QVERIFY(!v.throughputGraph("sharded:32"));
     }
 
+    // A point whose run had no steady state (SimResult::overload) is crossed in both panes, at
+    // its own throughput and speedup, with a legend entry; a sweep without one has no crosses.
+    void pointsWithoutASteadyStateAreCrossed() {
+        std::vector<sim::SimResult> runs = sweep();
+        views::ThroughputView v;
+        v.resize(900, 700);
+        v.setRuns(runs, "test", 128);
+        QVERIFY(!v.overloadGraph());
+        runs[6].overload = "the walkers saturate libc.so.6: ...";  // split-locks at 384: 300,000/s
+        v.setRuns(runs, "test", 128);
+        QCPGraph* crosses = v.overloadGraph();
+        QVERIFY(crosses);
+        QCOMPARE(crosses->data()->size(), 1);
+        QCOMPARE(crosses->data()->at(0)->key, 384.0);
+        QCOMPARE(crosses->data()->at(0)->value, 300000.0);
+        QCOMPARE(crosses->scatterStyle().shape(), QCPScatterStyle::ssCross);
+        QCOMPARE(crosses->name(), QStringLiteral("no steady state"));
+        // In the speedup pane: 300,000 / 6,000 = 50 by hand, crossed in the same red.
+        bool speedCrossed = false;
+        for (int i = 0; i < v.plot()->graphCount(); ++i) {
+            QCPGraph* g = v.plot()->graph(i);
+            if (g != crosses && g->scatterStyle().shape() == QCPScatterStyle::ssCross &&
+                g->data()->size() == 1 && g->data()->at(0)->value == 50.0)
+                speedCrossed = true;
+        }
+        QVERIFY(speedCrossed);
+        // On screen: the cross's red where the point is drawn.
+        v.plot()->replot();
+        const QImage img = v.plot()->toPixmap(900, 700).toImage();
+        const QPointF at(crosses->keyAxis()->coordToPixel(384),
+                         crosses->valueAxis()->coordToPixel(300000));
+        int red = 0;
+        for (int dx = -7; dx <= 7; ++dx)
+            for (int dy = -7; dy <= 7; ++dy) {
+                const QColor c = img.pixelColor(int(at.x()) + dx, int(at.y()) + dy);
+                if (c.red() > 180 && c.green() < 80 && c.blue() < 80) ++red;
+            }
+        QVERIFY2(red >= 10, qPrintable(QString::number(red)));
+    }
+
     // Every policy the app offers has its own colour, the B-tree's among them.
     void everyPolicyHasItsOwnColour() {
         QSet<QRgb> seen;
