@@ -53,7 +53,9 @@ void addCommonOptions(CliCommand& p) {
     p.addOption({"recipe", "Exec recipe JSON (default: the built-in execl recipe).", "FILE"});
     p.addOption({"walkers",
                  "Whole-file walkers per second (rmap walks on the walker file); a sweep also runs "
-                 "every point without them, side by side (see --no-side-by-side). 0 to 1e6.",
+                 "every point without them, side by side (see --no-side-by-side). 0 to 1e6; at "
+                 "most 65,536 walks in flight, and at most 1e10 VMA reads within a run's bound "
+                 "(PER_S x (warmup_max_ms + window) x processes mapping the file).",
                  "PER_S", QString::number(defaults.walkersPerSecond)});
     p.addOption({"param", "Cost-model parameter, repeatable (see --list-params).", "NAME=VALUE"});
     p.addOption(

@@ -449,6 +449,24 @@ void Simulator::checkConfig(const SimConfig& config) {
     const double warmupNs = std::ceil(config.params.warmupExecs) * execNs;
     if (config.params.warmupExecs >= 1 && warmupMs * 1e6 < warmupNs)
         refuse("a warm-up", warmupMs, warmupNs, "warmup_max_ms");
+    // Each walk reads every VMA that maps its pages (rmap_walk_file's interval query): at least
+    // one per process mapping the file, since libc's segments tile it. A saturated run walks for
+    // its whole bound, so the walks' reads over it are at most walkers_per_s x that bound x the
+    // processes; past kMaxWalkVisits no run here ends in minutes (1e6 walks/s over 1,000
+    // processes, 1e10, takes 30-50 s on this VM's core).
+    const double visits = config.walkersPerSecond * (warmupMs + windowMs) / 1e3 *
+                          (config.params.backgroundProcesses + config.copies);
+    if (visits > kMaxWalkVisits) {
+        char buf[500];
+        std::snprintf(buf, sizeof buf,
+                      "the walkers would read up to %.3g VMAs within the run's bound "
+                      "(walkers_per_s %g x (warmup_max_ms + window) %g ms x %g processes mapping "
+                      "the file), over the %.0e the model finishes; lower walkers_per_s or "
+                      "background_processes",
+                      visits, config.walkersPerSecond, warmupMs + windowMs,
+                      config.params.backgroundProcesses + config.copies, kMaxWalkVisits);
+        throw limits::LimitError(buf);
+    }
 }
 
 Simulator::ExecFloor Simulator::execFloor(const SimConfig& config) {

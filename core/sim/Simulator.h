@@ -110,8 +110,12 @@ public:
     explicit Simulator(const SimConfig& config);
     // Throws limits::LimitError, with the reason for the user, for a count, duration or
     // parameter outside its range (limits::InputLimits, CostParams::table()), or a measured
-    // window too short to hold one exec per copy. What the constructor checks first.
+    // window too short to hold one exec per copy, or walkers that would read more VMAs within
+    // the run's bound than kMaxWalkVisits. What the constructor checks first.
     static void checkConfig(const SimConfig& config);
+    // The most VMA reads the whole-file walkers may make within a run's simulated bound
+    // (walkers_per_s x (warmup_max_ms + window) x processes mapping the file).
+    static constexpr double kMaxWalkVisits = 1e10;
     // The least simulated time one exec of a copy can take, by what adds to it (checkConfig's
     // floor): unlocked_ns_per_exec, the shared lines' atomics with no transfer, and the lock
     // holds' atomics and fixed costs.

@@ -167,6 +167,29 @@ private slots:
 
     // mapped_pages is pages of the file one exec maps: at most its 2^32-page region (it was
     // up to 2^53, whose atomics alone took months of simulated time per exec).
+    // The walkers' reads within a run's bound, by hand: walkers_per_s x (warmup_max_ms +
+    // window) x (background processes + copies). 1e4 walks/s over 1e6 processes for 10 s is
+    // 1e11 VMA reads (a run that did not end in 300 s), refused; 1e6 walks/s over 998 + 2
+    // processes is exactly 1e10, the bound, accepted.
+    void walkersReadsWithinTheBound() {
+        const topology::Topology two = topology::Topology::fromSpec("synthetic:pu:2");
+        sim::SimConfig cfg;
+        cfg.topology = &two;
+        cfg.copies = 2;
+        cfg.durationMs = 1;
+        cfg.params.warmupMaxMs = 5000;
+        cfg.params.windowMaxMs = 5000;
+        cfg.walkersPerSecond = 1e4;
+        cfg.params.backgroundProcesses = 1e6;
+        const std::string why = refusal(cfg);
+        QVERIFY2(why.find("read up to 1e+11 VMAs") != std::string::npos, why.c_str());
+        cfg.walkersPerSecond = 1e6;
+        cfg.params.backgroundProcesses = 998;
+        QVERIFY2(refusal(cfg).empty(), refusal(cfg).c_str());
+        cfg.params.backgroundProcesses = 999;
+        QVERIFY(!refusal(cfg).empty());
+    }
+
     void mappedPagesRange() {
         auto recipe = [](const std::string& pages) {
             return std::string(R"({"format": "immap-recipe", "version": 1, "walker_file": "f",
