@@ -15,35 +15,18 @@
 #include <csignal>
 #include <functional>
 
+#include "ProgramRun.h"
 #include "Suites.h"
 
 namespace {
 
 const QString kBad = QStringLiteral(IMMAP_TEST_DATA "/bad");
 
-struct Run {
-    bool finished = false;  // within the timeout
-    bool crashed = false;   // killed by a signal (QProcess::CrashExit)
-    int status = -1;
-    QByteArray out, err;
-};
+using Run = immap::testing::ProgramRun;
 
 // A hang is as much a failure as a crash: 30 s is far beyond any of these inputs' honest cost.
 Run run(const QStringList& args) {
-    QProcess p;
-    p.start(IMMAP_CLI, args);
-    p.closeWriteChannel();
-    Run r;
-    r.finished = p.waitForFinished(30000);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.crashed = p.exitStatus() == QProcess::CrashExit;
-    r.status = p.exitCode();
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return immap::testing::runProgram(IMMAP_CLI, args, 30000);
 }
 
 void writeFile(const QString& path, const QByteArray& data) {

@@ -16,40 +16,20 @@
 #include <map>
 
 #include "KillTest.h"
+#include "ProgramRun.h"
 #include "Suites.h"
 
 using namespace immap;
 
 namespace {
 
-struct Run {
-    bool finished = false;
-    int status = -1;
-    QByteArray err;
-    qint64 ms = 0;
-};
+using Run = immap::testing::ProgramRun;
 
 // A refusal comes before any work: 60 s is a run that went ahead (or hung), not a slow machine.
 Run run(const QString& program, const QStringList& args, const QString& cwd) {
-    QElapsedTimer t;
-    t.start();
-    QProcess p;
-    p.setWorkingDirectory(cwd);
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert("QT_QPA_PLATFORM", "offscreen");
-    p.setProcessEnvironment(env);
-    p.start(program, args);
-    p.closeWriteChannel();
-    Run r;
-    r.finished = p.waitForFinished(60000);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.err = p.readAllStandardError();
-    r.ms = t.elapsed();
-    return r;
+    return immap::testing::runProgram(program, args, 60000, cwd, env);
 }
 
 QString absolute(const char* relative) {

@@ -15,37 +15,18 @@
 #include <QTest>
 
 #include "KillTest.h"
+#include "ProgramRun.h"
 #include "Suites.h"
 
 using namespace immap;
 
 namespace {
 
-struct Run {
-    bool finished = false;
-    int status = -1;
-    QByteArray out, err;
-    qint64 ms = 0;
-};
+using Run = immap::testing::ProgramRun;
 
 // A FIFO given to a reader that blocks would never end: 20 s is a hang, not a slow machine.
 Run run(const QStringList& args) {
-    QElapsedTimer t;
-    t.start();
-    QProcess p;
-    p.start(IMMAP_CLI, args);
-    p.closeWriteChannel();
-    Run r;
-    r.finished = p.waitForFinished(20000);
-    if (!r.finished) {
-        p.kill();
-        p.waitForFinished();
-    }
-    r.status = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    r.ms = t.elapsed();
-    return r;
+    return immap::testing::runProgram(IMMAP_CLI, args, 20000);
 }
 
 bool isFifo(const QString& path) {
