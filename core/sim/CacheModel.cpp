@@ -17,29 +17,40 @@ CacheModel::CacheModel(std::vector<int> nodeOfCpu, const std::vector<std::vector
                                 static_cast<std::uint32_t>(std::clamp(l1Ways, 1.0, 255.0)))),
       words_(std::max<std::size_t>(1, (node_.size() + 63) / 64)) {}
 
-std::uint64_t* CacheModel::holders(CacheLine& line) {
-    if (line.slot == CacheLine::kNoSlot) {
-        line.slot = static_cast<std::uint32_t>(bits_.size() / words_);
-        bits_.resize(bits_.size() + words_, 0);
-    } else if (line.stale) {
-        std::fill_n(bits_.begin() + static_cast<std::ptrdiff_t>(line.slot * words_), words_, 0);
+void CacheModel::addHolder(CacheLine& line, int cpu) {
+    giveSlot(line);
+    if (line.count < CacheLine::kFew) {
+        line.few[line.count++] = cpu;
+        return;
     }
-    line.stale = false;
-    return &bits_[line.slot * words_];
+    const std::size_t at = std::size_t{line.slot} * words_;
+    if (bits_.size() < at + words_) bits_.resize(at + words_);
+    std::uint64_t* h = &bits_[at];
+    if (line.count != CacheLine::kSpilled) {  // one more than fits: the set moves to the slot
+        std::fill_n(h, words_, 0);
+        for (const std::int32_t c : line.few)
+            h[word(c)] |= bit(c);
+        line.count = CacheLine::kSpilled;
+    }
+    h[word(cpu)] |= bit(cpu);
 }
 
 bool CacheModel::holds(const CacheLine& line, int cpu) const {
-    if (line.slot == CacheLine::kNoSlot || line.stale) return false;
     // Only a write elsewhere takes a line from a CPU, and it makes that CPU the writer: the
-    // writer still holds it (no need to read its holder set).
-    if (line.writer == cpu) return true;
+    // writer still holds it.
+    if (line.writer == cpu && line.count != 0) return true;
+    if (line.count != CacheLine::kSpilled) {
+        for (std::uint8_t i = 0; i < line.count; ++i)
+            if (line.few[i] == cpu) return true;
+        return false;
+    }
     return (bits_[line.slot * words_ + word(cpu)] & bit(cpu)) != 0;
 }
 
 void CacheModel::own(CacheLine& line, int cpu) {
-    std::uint64_t* h = holders(line);
-    std::fill_n(h, words_, 0);
-    h[word(cpu)] = bit(cpu);
+    giveSlot(line);
+    line.few[0] = cpu;
+    line.count = 1;
     line.writer = cpu;
     line.shared = false;
 }
@@ -68,7 +79,7 @@ double CacheModel::read(CacheLine& line, int cpu, int home) {
         line.writer = cpu;
     else if (line.writer != cpu)
         line.shared = true;
-    holders(line)[word(cpu)] |= bit(cpu);
+    addHolder(line, cpu);
     touch(line, cpu);
     return ns;
 }
@@ -76,7 +87,7 @@ double CacheModel::read(CacheLine& line, int cpu, int home) {
 double CacheModel::write(CacheLine& line, int cpu, int home) {
     // The line's only holder writes it again (its last writer, nobody read it since): nothing
     // changes but the L1's order.
-    if (line.writer == cpu && !line.shared && !line.stale) {  // a writer has a slot
+    if (line.writer == cpu && !line.shared && line.count != 0) {  // a writer has a slot
         touch(line, cpu);
         return 0;
     }

@@ -58,8 +58,12 @@ public:
     int nodeOf(int cpu) const { return node_[static_cast<std::size_t>(cpu)]; }
 
 private:
-    // The first word of `line`'s holder set, giving it a slot or clearing a reused one.
-    std::uint64_t* holders(CacheLine& line);
+    // Gives `line` a slot (its L1 key) on its first holder.
+    void giveSlot(CacheLine& line) {
+        if (line.slot == CacheLine::kNoSlot) line.slot = slots_++;
+    }
+    // `cpu` joins `line`'s holders (it does not hold it yet).
+    void addHolder(CacheLine& line, int cpu);
     static std::uint64_t bit(int cpu) { return std::uint64_t{1} << (cpu & 63); }
     static std::size_t word(int cpu) { return static_cast<std::size_t>(cpu) >> 6; }
     // A miss: from the last writer's cache if it still holds the line, else from memory.
@@ -78,9 +82,10 @@ private:
     double hitNs_;
     double writeFraction_;
     double l1HitNs_;
-    std::vector<L1Cache> l1_;          // per CPU
+    std::vector<L1Cache> l1_;  // per CPU
+    std::uint32_t slots_ = 0;
     std::size_t words_;                // 64-bit words per holder set
-    std::vector<std::uint64_t> bits_;  // holder sets, one per slot
+    std::vector<std::uint64_t> bits_;  // spilled holder sets, by slot (grown as they spill)
     Counters counters_;
 };
 

@@ -1,6 +1,7 @@
 // CacheModel against hand-priced timelines: two nodes at SLIT distance 10 (50 ns) and 21
 // (120 ns), two CPUs on node 0 and one on node 1.
 #include <QTest>
+#include <algorithm>
 #include <vector>
 
 #include "Suites.h"
@@ -144,6 +145,44 @@ private slots:
         QVERIFY(c.holds(l, 150) && c.holds(l, 3) && !c.holds(l, 86) && !c.holds(l, 22));
         QCOMPARE(c.write(l, 3, 0), 0.5 * 120);
         QVERIFY(!c.holds(l, 150) && c.holds(l, 3));
+    }
+
+    // A line held by more CPUs than its inline set takes (CacheLine::kFew) keeps every holder:
+    // each reader after the first is a transfer from the first (it had it exclusive), then a
+    // hit; one write leaves the writer alone, and the set then grows and spills afresh, with
+    // nothing left of the holders before the write or before the line's reuse.
+    void holderSetsPastTheInlineOnes() {
+        std::vector<int> nodes(200, 0);
+        for (std::size_t i = 100; i < 200; ++i)
+            nodes[i] = 1;
+        CacheModel c(nodes, &kCost, 5, 0.5, 5, 512, 8);
+        CacheLine l;
+        const std::vector<int> readers = {0, 64, 130, 199, 7, 100, 63};
+        QCOMPARE(c.read(l, readers[0], 1), 120.0);  // memory on node 1 to node 0
+        for (std::size_t i = 1; i < readers.size(); ++i)
+            QCOMPARE(c.read(l, readers[i], 1), readers[i] >= 100 ? 120.0 : 50.0);  // from CPU 0
+        for (int r : readers)
+            QCOMPARE(c.read(l, r, 1), 5.0);
+        for (int cpu = 0; cpu < 200; ++cpu)
+            QCOMPARE(c.holds(l, cpu),
+                     std::find(readers.begin(), readers.end(), cpu) != readers.end());
+        QCOMPARE(c.write(l, 130, 1), 0.5 * 120);  // an upgrade from CPU 0's node, across
+        for (int cpu = 0; cpu < 200; ++cpu)
+            QCOMPARE(c.holds(l, cpu), cpu == 130);
+        // Five readers again: past the inline set, with none of the old ones but the writer.
+        for (int r : {5, 6, 150, 151})
+            QCOMPARE(c.read(l, r, 1), r >= 100 ? 50.0 : 120.0);  // from CPU 130, on node 1
+        for (int cpu = 0; cpu < 200; ++cpu)
+            QCOMPARE(c.holds(l, cpu),
+                     cpu == 130 || cpu == 5 || cpu == 6 || cpu == 150 || cpu == 151);
+        l.reset();
+        for (int cpu = 0; cpu < 200; ++cpu)
+            QVERIFY(!c.holds(l, cpu));
+        QCOMPARE(c.read(l, 64, 0), 50.0);  // from memory on node 0: nobody holds it
+        for (int r : {65, 66, 67})
+            QCOMPARE(c.read(l, r, 0), 50.0);  // from CPU 64
+        for (int cpu = 0; cpu < 200; ++cpu)
+            QCOMPARE(c.holds(l, cpu), cpu >= 64 && cpu <= 67);
     }
 
     // In a run on one CPU no line ever comes from another cache, and after the start-up
