@@ -2,8 +2,8 @@
 // The write side of IntervalTree: insert, insert_after and erase with their red-black fix-ups
 // and augment callbacks, case for case as lib/rbtree.c, include/linux/rbtree_augmented.h and
 // interval_tree_generic.h do them (docs/kernel.md, sections 1.2 to 1.5 and 1.7). Private to
-// itree: only IntervalTree.cpp includes it. Templated on a recorder so that the untraced hot path
-// compiles every recording call away.
+// itree: IntervalTree.cpp and ObservedUpdate.h include it. Templated on a recorder so that the
+// untraced hot path compiles every recording call away.
 
 #include "IntervalTree.h"
 #include "StepRecorder.h"
@@ -23,7 +23,7 @@ constexpr const char* kRotateCb = "vma_interval_tree_augment_rotate";
 constexpr const char* kCopyCb = "vma_interval_tree_augment_copy";
 constexpr const char* kPropagateCb = "vma_interval_tree_augment_propagate";
 
-std::uint64_t addr(const Node* n) {
+inline std::uint64_t addr(const Node* n) {
     return reinterpret_cast<std::uintptr_t>(n);
 }
 
@@ -38,8 +38,10 @@ struct NoSteps {
 // Reports reads and writes to a TouchObserver. A step names the node it is about to work on
 // (a descent, an erase case, a rotation's pivot): that is a read of it and, for two-node steps,
 // of the other.
-struct Touches {
-    TouchObserver& obs;
+// `Obs` is TouchObserver (virtual calls), or a final observer type (ObservedUpdate.h).
+template <class Obs>
+struct TouchesTo {
+    Obs& obs;
     void step(StepKind, const char*, const Node* a, const Node* b = nullptr, std::uint8_t = 0) {
         if (a) obs.read(a);
         if (b) obs.read(b);
@@ -52,6 +54,7 @@ struct Touches {
     }
     void touch(const Node* n) { obs.read(n); }
 };
+using Touches = TouchesTo<TouchObserver>;
 
 struct Steps {
     StepRecorder& rec;

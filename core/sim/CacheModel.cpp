@@ -18,93 +18,29 @@ CacheModel::CacheModel(std::vector<int> nodeOfCpu, const std::vector<std::vector
       words_(std::max<std::size_t>(1, (node_.size() + 63) / 64)) {}
 
 void CacheModel::addHolder(CacheLine& line, int cpu) {
-    giveSlot(line);
-    if (line.count < CacheLine::kFew) {
-        line.few[line.count++] = cpu;
+    if (line.writer == cpu) return;
+    if (line.count < CacheLine::kFew && cpu <= CacheLine::kMaxFewCpu) {
+        line.few[line.count++] = static_cast<std::uint16_t>(cpu);
         return;
     }
     const std::size_t at = std::size_t{line.slot} * words_;
     if (bits_.size() < at + words_) bits_.resize(at + words_);
     std::uint64_t* h = &bits_[at];
-    if (line.count != CacheLine::kSpilled) {  // one more than fits: the set moves to the slot
+    if (line.count != CacheLine::kSpilled) {  // more than fit: the whole set moves to the slot
         std::fill_n(h, words_, 0);
-        for (const std::int32_t c : line.few)
-            h[word(c)] |= bit(c);
+        h[word(line.writer)] |= bit(line.writer);
+        for (std::uint8_t i = 0; i < line.count; ++i)
+            h[word(line.few[i])] |= bit(line.few[i]);
         line.count = CacheLine::kSpilled;
     }
     h[word(cpu)] |= bit(cpu);
 }
 
-bool CacheModel::holds(const CacheLine& line, int cpu) const {
-    // Only a write elsewhere takes a line from a CPU, and it makes that CPU the writer: the
-    // writer still holds it.
-    if (line.writer == cpu && line.count != 0) return true;
-    if (line.count != CacheLine::kSpilled) {
-        for (std::uint8_t i = 0; i < line.count; ++i)
-            if (line.few[i] == cpu) return true;
-        return false;
-    }
-    return (bits_[line.slot * words_ + word(cpu)] & bit(cpu)) != 0;
-}
-
 void CacheModel::own(CacheLine& line, int cpu) {
     giveSlot(line);
-    line.few[0] = cpu;
-    line.count = 1;
     line.writer = cpu;
+    line.count = 0;
     line.shared = false;
-}
-
-double CacheModel::fetch(const CacheLine& line, int cpu, int home) {
-    const int me = node_[static_cast<std::size_t>(cpu)];
-    if (line.writer >= 0 && line.writer != cpu && holds(line, line.writer)) {
-        // The writer's cache has it (modified, or shared since): a cache-to-cache transfer.
-        ++counters_.transfers;
-        return between(node_[static_cast<std::size_t>(line.writer)], me);
-    }
-    ++counters_.memory;
-    return between(home, me);
-}
-
-double CacheModel::read(CacheLine& line, int cpu, int home) {
-    if (holds(line, cpu)) {
-        ++counters_.hits;
-        const bool inL1 = touch(line, cpu);
-        if (inL1) ++counters_.l1Hits;
-        return inL1 ? l1HitNs_ : hitNs_;
-    }
-    const double ns = fetch(line, cpu, home);
-    // A line nobody owned comes in exclusive (MESI's E): a write by this CPU is then silent.
-    if (line.writer < 0)
-        line.writer = cpu;
-    else if (line.writer != cpu)
-        line.shared = true;
-    addHolder(line, cpu);
-    touch(line, cpu);
-    return ns;
-}
-
-double CacheModel::write(CacheLine& line, int cpu, int home) {
-    // The line's only holder writes it again (its last writer, nobody read it since): nothing
-    // changes but the L1's order.
-    if (line.writer == cpu && !line.shared && line.count != 0) {  // a writer has a slot
-        touch(line, cpu);
-        return 0;
-    }
-    double ns = 0;
-    if (!holds(line, cpu)) {
-        // A write to a line not held: one read-for-ownership brings it and invalidates the rest.
-        ns = fetch(line, cpu, home);
-    } else if (line.shared || line.writer != cpu) {
-        // Others may hold it: the read-for-ownership invalidates them. Priced from the last
-        // writer's node (where the line was last exclusive), or its home if never written.
-        ++counters_.upgrades;
-        const int from = line.writer >= 0 ? node_[static_cast<std::size_t>(line.writer)] : home;
-        ns = writeFraction_ * between(from, node_[static_cast<std::size_t>(cpu)]);
-    }
-    own(line, cpu);
-    touch(line, cpu);
-    return ns;
 }
 
 }  // namespace immap::sim

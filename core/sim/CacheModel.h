@@ -62,7 +62,7 @@ private:
     void giveSlot(CacheLine& line) {
         if (line.slot == CacheLine::kNoSlot) line.slot = slots_++;
     }
-    // `cpu` joins `line`'s holders (it does not hold it yet).
+    // `cpu` joins the holders of `line` (which has a writer).
     void addHolder(CacheLine& line, int cpu);
     static std::uint64_t bit(int cpu) { return std::uint64_t{1} << (cpu & 63); }
     static std::size_t word(int cpu) { return static_cast<std::size_t>(cpu) >> 6; }
@@ -88,5 +88,73 @@ private:
     std::vector<std::uint64_t> bits_;  // spilled holder sets, by slot (grown as they spill)
     Counters counters_;
 };
+
+// The touch path, inline: the simulator calls it some 400 million times in sim_sweep_bench.
+
+inline bool CacheModel::holds(const CacheLine& line, int cpu) const {
+    // Only a write elsewhere takes a line from a CPU, and it makes that CPU the writer: the
+    // writer still holds it, and a line without a writer has no holders.
+    if (line.writer == cpu) return cpu >= 0;
+    if (line.writer < 0) return false;
+    if (line.count != CacheLine::kSpilled) {
+        for (std::uint8_t i = 0; i < line.count; ++i)
+            if (line.few[i] == cpu) return true;
+        return false;
+    }
+    return (bits_[line.slot * words_ + word(cpu)] & bit(cpu)) != 0;
+}
+
+inline double CacheModel::fetch(const CacheLine& line, int cpu, int home) {
+    const int me = node_[static_cast<std::size_t>(cpu)];
+    if (line.writer >= 0 && line.writer != cpu && holds(line, line.writer)) {
+        // The writer's cache has it (modified, or shared since): a cache-to-cache transfer.
+        ++counters_.transfers;
+        return between(node_[static_cast<std::size_t>(line.writer)], me);
+    }
+    ++counters_.memory;
+    return between(home, me);
+}
+
+inline double CacheModel::read(CacheLine& line, int cpu, int home) {
+    if (holds(line, cpu)) {
+        ++counters_.hits;
+        const bool inL1 = touch(line, cpu);
+        if (inL1) ++counters_.l1Hits;
+        return inL1 ? l1HitNs_ : hitNs_;
+    }
+    const double ns = fetch(line, cpu, home);
+    // A line nobody owned comes in exclusive (MESI's E): a write by this CPU is then silent.
+    if (line.writer < 0)
+        line.writer = cpu;
+    else if (line.writer != cpu)
+        line.shared = true;
+    giveSlot(line);
+    addHolder(line, cpu);
+    touch(line, cpu);
+    return ns;
+}
+
+inline double CacheModel::write(CacheLine& line, int cpu, int home) {
+    // The line's only holder writes it again (its last writer, nobody read it since): nothing
+    // changes but the L1's order.
+    if (line.writer == cpu && !line.shared) {  // a writer has a slot
+        touch(line, cpu);
+        return 0;
+    }
+    double ns = 0;
+    if (!holds(line, cpu)) {
+        // A write to a line not held: one read-for-ownership brings it and invalidates the rest.
+        ns = fetch(line, cpu, home);
+    } else if (line.shared || line.writer != cpu) {
+        // Others may hold it: the read-for-ownership invalidates them. Priced from the last
+        // writer's node (where the line was last exclusive), or its home if never written.
+        ++counters_.upgrades;
+        const int from = line.writer >= 0 ? node_[static_cast<std::size_t>(line.writer)] : home;
+        ns = writeFraction_ * between(from, node_[static_cast<std::size_t>(cpu)]);
+    }
+    own(line, cpu);
+    touch(line, cpu);
+    return ns;
+}
 
 }  // namespace immap::sim

@@ -51,6 +51,7 @@ public:
     }
 
 private:
+    Pricer* pricer_ = nullptr;
     std::unique_ptr<itree::IntervalTree> rb_;
     std::unique_ptr<btree::IntervalBTree> bt_;
 };

@@ -41,7 +41,11 @@ public:
 
     std::uint32_t sets() const { return sets_; }
     std::uint32_t ways() const { return ways_; }
-    std::uint32_t setOf(std::uint32_t key) const;
+    std::uint32_t setOf(std::uint32_t key) const {
+        // Fibonacci hashing spreads consecutive slots over the sets.
+        const std::uint64_t hash = (std::uint64_t{key} + 1) * 0x9e3779b97f4a7c15ull;
+        return static_cast<std::uint32_t>(((hash >> 32) * sets_) >> 32);  // no division
+    }
 
 private:
     // Streamed lines that landed in set `set` among the first `total` streamed.

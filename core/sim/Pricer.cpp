@@ -16,19 +16,6 @@ struct LineRange {
 
 }  // namespace
 
-void Pricer::read(const itree::Node* n) {
-    if (!enabled) return;
-    ++reads;
-    const auto* v = static_cast<const SimVma*>(n);
-    cost += cache->read(v->line, cpu_, v->home);
-}
-
-void Pricer::write(const itree::Node* n) {
-    if (!enabled) return;
-    const auto* v = static_cast<const SimVma*>(n);
-    cost += cache->write(v->line, cpu_, v->home);
-}
-
 Pricer::NodeLine& Pricer::lineAt(std::uintptr_t line) {
     auto [it, added] = lines_.try_emplace(line);
     // Every node is made through created(); a line seen first here is homed where it is used.

@@ -12,7 +12,16 @@
 
 namespace immap::sim {
 
-struct SimVma : itree::Node, btree::Item {
+// The line's state sits right after the rb node's fields, so that a priced touch of a VMA
+// reads one host cache line: SimVma is 64-byte aligned and the two make its first 64 bytes.
+struct SimVmaLine {
+    // The node's cache line (its rb links, colour and subtree_last; with the B-tree, its back
+    // pointer to its leaf): touched through the tree's observer, whose interface is const,
+    // hence mutable.
+    mutable CacheLine line;
+};
+
+struct alignas(64) SimVma : itree::Node, SimVmaLine, btree::Item {
     // The interval is the rb node's; FileTree copies it into the item as the VMA goes in.
     using itree::Node::last;
     using itree::Node::start;
@@ -21,10 +30,8 @@ struct SimVma : itree::Node, btree::Item {
     std::int32_t home = 0;    // logical NUMA node
     std::int32_t owner = -1;  // copy index; -1 for background processes
     std::uint32_t id = 0;     // unique over a run (traces name VMAs by it)
-    // The node's cache line (its rb links, colour and subtree_last; with the B-tree, its back
-    // pointer to its leaf): touched through the tree's observer, whose interface is const,
-    // hence mutable.
-    mutable CacheLine line;
 };
+static_assert(sizeof(itree::Node) + sizeof(CacheLine) == 64 && sizeof(SimVma) == 128,
+              "a touch of a VMA reads its first host cache line");
 
 }  // namespace immap::sim
