@@ -65,7 +65,7 @@ void RwSemModel::stopSpinning(Time now, RequesterId requester) {
     queue_.push_back(w);
 }
 
-std::vector<RwSemModel::Grant> RwSemModel::release(Time now, RequesterId requester) {
+const std::vector<RwSemModel::Grant>& RwSemModel::release(Time now, RequesterId requester) {
     const auto it = holders_.find(requester);
     if (it == holders_.end())
         throw std::logic_error("RwSemModel::release: requester " + std::to_string(requester) +
@@ -77,9 +77,9 @@ std::vector<RwSemModel::Grant> RwSemModel::release(Time now, RequesterId request
     }
     holders_.erase(it);
     writerHeld_ = false;  // a writer was the only holder; readers never set it
-    std::vector<Grant> out;
-    if (holders_.empty()) wake(now, out);
-    return out;
+    granted_.clear();
+    if (holders_.empty()) wake(now, granted_);
+    return granted_;
 }
 
 void RwSemModel::grant(Time now, const Waiter& w, bool slept, std::vector<Grant>& out) {

@@ -107,7 +107,8 @@ public:
     // `requester` (a holder) lets go at `now`. Returns whom the lock passes to, in queue order
     // (empty while other readers still hold it, or when nobody waits). Throws std::logic_error
     // if `requester` does not hold the lock.
-    std::vector<Grant> release(Time now, RequesterId requester);
+    // The list is the model's own, valid until the next release() (no allocation per release).
+    const std::vector<Grant>& release(Time now, RequesterId requester);
 
     // Starts a new measurement window at `now` (e.g. after warm-up), forgetting earlier stats.
     void resetStats(Time now);
@@ -164,6 +165,7 @@ private:
     // The requesters in queue_ and osq_, so that acquire() checks "already waiting" in O(1): a
     // scan of the queue made every arrival O(queue), and a run whose queue grows quadratic.
     std::unordered_set<RequesterId> waiting_;
+    std::vector<Grant> granted_;  // release()'s answer
     Time handoffTimeout_;
 
     Time last_;
