@@ -3,7 +3,7 @@
 // threads), timed on the wall clock. Prints the wall time (target: under 10 s on 2 cores), the
 // simulated lock holds per wall second, and, as the in-process baseline, the same number of
 // bare tree operations on a plain IntervalTree of libc's size: the ratio says what the
-// simulator costs per lock hold beyond the tree work itself.
+// simulator costs per lock hold beyond the tree work itself (issue 48's goal: at most 8).
 //   sim_sweep_bench [--quick] [--threads T]
 #include <chrono>
 #include <cstdio>
@@ -97,6 +97,10 @@ int main(int argc, char** argv) {
     std::printf("tree ops         %10llu  events %llu\n", static_cast<unsigned long long>(treeOps),
                 static_cast<unsigned long long>(events));
     std::printf("baseline: the same tree ops on a bare IntervalTree, one thread: %.2f s\n", bare);
-    std::printf("ratio simulator wall x threads / bare tree work: %.1f\n", wall * threads / bare);
+    // Issue 48's goal: a lock hold at most 8 times the bare tree's work for it, whatever the
+    // machine (45x before it, on a quiet 2-core VM).
+    const double ratio = wall * threads / bare;
+    std::printf("ratio simulator wall x threads / bare tree work: %.1f   (goal <= 8: %s)\n", ratio,
+                ratio <= 8 ? "met" : "not met");
     return 0;
 }
