@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 
+#include "CacheOption.h"
 #include "CliCommand.h"
 #include "CliOutput.h"
 #include "InputErrors.h"
@@ -17,6 +18,7 @@
 #include "session/DefaultScenario.h"
 #include "session/FilesRead.h"
 #include "session/Scenario.h"
+#include "session/ScenarioResults.h"
 #include "session/SimSettings.h"
 #include "sim/Recipe.h"
 #include "sim/Simulator.h"
@@ -58,6 +60,7 @@ void addCommonOptions(CliCommand& p) {
                  "(PER_S x (warmup_max_ms + window) x processes mapping the file).",
                  "PER_S", QString::number(defaults.walkersPerSecond)});
     p.addOption({"param", "Cost-model parameter, repeatable (see --list-params).", "NAME=VALUE"});
+    CacheOption::add(p);
     p.addOption(
         {"fit", "Start from the parameters of an immap-fit file (immap calibrate).", "FILE"});
     p.addOption({"list-params", "List every cost-model parameter with unit, default and source."});
@@ -250,9 +253,11 @@ int simulateCommand(const QStringList& args) {
             return p.usageError("--copies must be a whole number from 1 to 100000");
         const sim::SimConfig cfg = c.settings.config(*c.topo, policy, copies);
         sim::Simulator::checkConfig(cfg);  // before --trace creates its file
+        const std::unique_ptr<sim::RunCache> cache = CacheOption::open(p);
         const sim::SimResult r = p.isSet("trace")
                                      ? *trace::recordRun(cfg, p.value("trace").toStdString())
-                                     : sim::Simulator(cfg).run();
+                                 : cache ? cache->run(cfg)
+                                         : sim::Simulator(cfg).run();
         if (p.isSet("json")) {
             std::cout << r.toJson(true);
         } else {
@@ -334,6 +339,11 @@ int sweepCommand(const QStringList& args) {
     p.addOption({"csv", "Write the runs as CSV to FILE (atomically).", "FILE"});
     p.addOption({"png", "Render the throughput plot (as the app shows it) to FILE.", "FILE"});
     p.addOption({"size", "PNG size.", "WxH", "1200x800"});
+    p.addOption({"bake",
+                 "With --scenario: write every run of this sweep into the scenario's \"results\" "
+                 "(atomically, replacing what it carried), so that opening it in immap-lab shows "
+                 "its throughput slides at once. Give no option that changes the sweep, or the "
+                 "runs baked are not the ones the window asks for (docs/cache.md)."});
     p.addOption({"shard",
                  "Run only shard K of N of the grid and write its part to --part FILE; 'immap "
                  "sweep merge' joins the N parts (docs/sharding.md).",
@@ -384,9 +394,23 @@ int sweepCommand(const QStringList& args) {
         sim::SweepConfig cfg = s.sweep(*c.topo, threads);
         if (shards > 0) cfg.points = sim::SweepShard::points(cfg, shard, shards);
         sim::Sweep::check(cfg);  // every run of the grid, before the first starts
+        std::unique_ptr<sim::RunCache> cache = CacheOption::open(p);
+        const bool bake = p.isSet("bake");
+        if (bake && !p.isSet("scenario")) return p.usageError("--bake needs --scenario FILE");
+        if (bake && !cache) cache = std::make_unique<sim::RunCache>(std::string());  // memory
+        if (bake) cache->setRecording(true);
+        cfg.cache = cache.get();
         // A shard beyond the grid's points runs none and still writes its part, so that the
         // merge finds all N.
         const std::vector<sim::SimResult> runs = sim::Sweep::run(cfg);
+        if (bake) {
+            const std::string path = p.value("scenario").toStdString();
+            session::Scenario scenario = session::Scenario::load(path);
+            scenario.results = session::ScenarioResults::of(cache->recorded());
+            scenario.save(path);
+            std::cerr << "immap sweep: " << scenario.results.size() << " runs baked into " << path
+                      << '\n';
+        }
         if (shards > 0) {
             const std::string text = sim::SweepShard::part(
                 sim::SweepShard::identity(cfg, s.recipePath.empty() ? s.recipeJson : s.recipePath),

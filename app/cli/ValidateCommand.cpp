@@ -3,6 +3,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "CacheOption.h"
 #include "CliCommand.h"
 #include "CliOutput.h"
 #include "InputErrors.h"
@@ -34,6 +35,7 @@ int validateCommand(const QStringList& args) {
                  "NAME=VALUE"});
     p.addOption({"json", "Print the scorecard as JSON (every field, hits and misses)."});
     p.addOption({"output", "Also write the JSON to FILE (atomically).", "FILE"});
+    CacheOption::add(p);
     if (auto rc = p.parse(args)) return *rc;
     sim::ScorecardConfig c;
     std::uint64_t v = 0;
@@ -56,6 +58,8 @@ int validateCommand(const QStringList& args) {
     if (p.isSet("output"))
         if (auto rc = refuseOutput(p.value("output"), {})) return *rc;
     return reportingBadInput([&]() -> int {
+        const std::unique_ptr<sim::RunCache> cache = CacheOption::open(p);
+        c.cache = cache.get();
         const auto start = std::chrono::steady_clock::now();
         const std::vector<sim::ScoreLine> lines = sim::Scorecard::run(c);
         const double seconds =
@@ -76,7 +80,8 @@ int validateCommand(const QStringList& args) {
                   << sim::Scorecard::tally(lines).text() << "; " << c.bands
                   << " parameter sets per observation, " << c.seeds << " seeds at the defaults, "
                   << sim::Scorecard::runsPerSet() * (c.bands + c.seeds) << " runs in "
-                  << CliOutput::fixed(seconds, 1) << " s.\n"
+                  << CliOutput::fixed(seconds, 1) << " s" << CacheOption::servedText(cache.get())
+                  << ".\n"
                   << "Machines, assumptions and sources: immap validate --json, and "
                      "docs/validation.md.\n";
         return 0;

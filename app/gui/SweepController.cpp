@@ -1,5 +1,6 @@
 #include "SweepController.h"
 #include "limits/UserReason.h"
+#include "sim/RunCache.h"
 
 #include <QMetaObject>
 
@@ -22,7 +23,8 @@ bool SweepController::start(const topology::Topology& topology, session::SimSett
     cancel_ = false;
     worker_ = std::thread([this, topo = topology, settings = std::move(settings), threads] {
         try {
-            const sim::SweepConfig config = settings.sweep(topo, threads);
+            sim::SweepConfig config = settings.sweep(topo, threads);
+            config.cache = sim::RunCache::process();
             auto runs = sim::Sweep::run(
                 config,
                 [this](std::size_t done, std::size_t total) {

@@ -9,6 +9,7 @@
 #include "io/AtomicFile.h"
 #include "io/OutputTarget.h"
 #include "limits/UserReason.h"
+#include "sim/RunCache.h"
 #include "views/ScorecardModel.h"
 #include "views/ScorecardPanel.h"
 
@@ -47,7 +48,9 @@ bool ValidationDialog::start() {
         static_cast<int>(sim::Scorecard::runsPerSet() * (config_.seeds + config_.bands));
     panel_->setProgress(0, total);
     panel_->setSummary(tr("Running %1 simulations on %2 threads…").arg(total).arg(config_.threads));
-    worker_ = std::thread([this, config = config_] {
+    sim::ScorecardConfig withCache = config_;
+    withCache.cache = sim::RunCache::process();
+    worker_ = std::thread([this, config = withCache] {
         std::vector<sim::ScoreLine> lines;
         QString reason;
         try {

@@ -21,8 +21,10 @@
 #include "ThroughputPage.h"
 #include "io/InputError.h"
 #include "io/OutputTarget.h"
+#include "session/ScenarioResults.h"
 #include "session/Session.h"
 #include "session/SimSettings.h"
+#include "sim/RunCache.h"
 
 namespace immap::gui {
 
@@ -154,6 +156,9 @@ bool Workshop::openScenario(const QString& path) {
     if (!loader_.openSource(source, topology, QString::fromStdString(s.file))) return false;
 
     throughput_.reset();  // a sweep of the settings the scenario replaces
+    // Its baked runs answer the sweep below while their keys match the window's settings.
+    if (sim::RunCache* cache = sim::RunCache::process())
+        session::ScenarioResults::preload(s.results, *cache);
     scenario_ = s;
     scenarioPath_ = path;
     // The scenario's settings replace the session's whole (what it leaves out is the default).

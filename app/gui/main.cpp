@@ -27,6 +27,7 @@
 #include "session/DefaultScenario.h"
 #include "session/FilesRead.h"
 #include "session/Scenario.h"
+#include "sim/RunCache.h"
 #include "views/ViewExporter.h"
 
 namespace {
@@ -204,6 +205,11 @@ void addOptions(QCommandLineParser& p) {
     p.addOption({"measured",
                  "Measured execs/s (immap bench execl --json FILE) over the throughput plot.",
                  "FILE"});
+    p.addOption({"no-cache",
+                 "Simulate every run, neither reading nor writing the run cache (each run's "
+                 "result kept under $XDG_CACHE_HOME/immap-lab/runs or $IMMAP_CACHE_DIR, at most "
+                 "256 MiB or $IMMAP_CACHE_MAX_MB, least recently used runs removed past it; "
+                 "IMMAP_NO_CACHE=1 does the same; docs/cache.md)."});
     p.addOption({"no-precompute",
                  "With --scenario: do not start its sweep as it opens (a scenario with a "
                  "throughput slide starts it in the background by default)."});
@@ -234,6 +240,14 @@ int runApp(QApplication& app) {
                   recordMs = QStringLiteral("record-ms"), saveOpt = QStringLiteral("save-scenario");
     if (p.positionalArguments().size() > 1) return fail("at most one SOURCE");
     if (const QString why = refusedOutput(p); !why.isEmpty()) return fail(why);
+
+    // Sweeps, the scorecard and scenarios' results go through it (RunCache::process()).
+    const std::unique_ptr<immap::sim::RunCache> cache =
+        p.isSet("no-cache") ? nullptr : immap::sim::RunCache::openDefault();
+    immap::sim::RunCache::setProcess(cache.get());
+    struct Unset {
+        ~Unset() { immap::sim::RunCache::setProcess(nullptr); }
+    } unset;
 
     const bool batch = p.isSet(recordOpt) || p.isSet(saveOpt);
     const bool shot = p.isSet("screenshot") || batch;

@@ -22,6 +22,7 @@
 #include "limits/InputLimits.h"
 #include "mapping/Policy.h"
 #include "session/DefaultScenario.h"
+#include "session/ScenarioResults.h"
 #include "sim/CostParams.h"
 #include "sim/Recipe.h"
 
@@ -111,7 +112,8 @@ const std::set<QString> kTopKeys = {"version",
                                     "bookmarks",
                                     "durationMs",
                                     "seed",
-                                    "bands"};
+                                    "bands",
+                                    "results"};
 const std::set<QString> kBookmarkKeys = {"caption", "view",   "event", "timeMs",
                                          "docks",   "points", "zoom"};
 
@@ -340,6 +342,10 @@ Scenario Scenario::fromJson(const std::string& json, const std::string& fileName
         }
     }
     if (o.contains("bookmarks")) readBookmarks(r, o["bookmarks"], keyAt("bookmarks"), s);
+    if (o.contains("results"))
+        s.results = ScenarioResults::fromJson(
+            o["results"], r.at(), keyAt("results"),
+            [&r](qsizetype at, const std::string& reason) { r.fail(at, reason); });
     return s;
 }
 
@@ -418,6 +424,7 @@ std::string Scenario::toJson() const {
         }
         o["bookmarks"] = a;
     }
+    if (!results.empty()) o["results"] = ScenarioResults::toJson(results);
     return QJsonDocument(o).toJson(QJsonDocument::Indented).toStdString();
 }
 

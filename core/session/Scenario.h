@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "io/InputError.h"
+#include "session/ScenarioResults.h"
 
 namespace immap::session {
 
@@ -76,6 +77,9 @@ struct Scenario {
     std::map<std::string, double> params;  // by --list-params name; only those not default
     std::string view;
     std::vector<ScenarioBookmark> bookmarks;
+    // The runs its slides need, by run key (ScenarioResults; `immap sweep --scenario FILE
+    // --bake` writes them): opening it serves them while their keys still match.
+    std::map<std::string, ScenarioResults::Run> results;
 
     bool operator==(const Scenario&) const = default;
 

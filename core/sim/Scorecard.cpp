@@ -13,6 +13,7 @@
 #include "sim/LatinHypercube.h"
 #include "sim/ParallelRuns.h"
 #include "sim/Recipe.h"
+#include "sim/RunCache.h"
 #include "sim/SimResult.h"
 #include "sim/Simulator.h"
 #include "topology/Topology.h"
@@ -160,7 +161,8 @@ std::vector<ScoreLine> Scorecard::run(const ScorecardConfig& config,
         jobs.size(), config.threads,
         [&](std::size_t i) {
             const auto [s, k] = jobs[i];
-            const SimResult r = Simulator(configOf(s, keys[k])).run();
+            const SimConfig c = configOf(s, keys[k]);
+            const SimResult r = config.cache ? config.cache->run(c) : Simulator(c).run();
             out[s][k] = {r.execsPerSecond, r.spinShare()};
         },
         progress, cancel);

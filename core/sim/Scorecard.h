@@ -16,13 +16,16 @@
 
 namespace immap::sim {
 
+class RunCache;
+
 struct ScorecardConfig {
     unsigned bands = 24;  // parameter sets drawn per observation
     unsigned seeds = 3;   // runs at the default parameters: seed, seed + 1, ...
     std::uint64_t seed = 1;
     unsigned threads = 2;
-    double durationMs = 20;  // every run's window floor (SimConfig::durationMs)
-    CostParams params;       // parameters that differ from their defaults are not drawn
+    double durationMs = 20;     // every run's window floor (SimConfig::durationMs)
+    CostParams params;          // parameters that differ from their defaults are not drawn
+    RunCache* cache = nullptr;  // answers runs it has kept (RunCache); null: all simulated
 };
 
 struct ScoreLine {

@@ -5,6 +5,7 @@
 #include "limits/MemoryBudget.h"
 #include "sim/LatinHypercube.h"
 #include "sim/ParallelRuns.h"
+#include "sim/RunCache.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -78,7 +79,10 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
             c.copies = jobs[i].copies;
             c.seed += jobs[i].seed;
             if (jobs[i].seed >= seeds) c.params = draws[jobs[i].seed - seeds];
-            SimResult r = Simulator(c).run();
+            SimResult r = config.cache
+                              ? config.cache->run(c, jobs[i].seed >= seeds ? RunCache::Need::Rate
+                                                                           : RunCache::Need::Full)
+                              : Simulator(c).run();
             // A draw's run is one number of the band: keep only that.
             if (jobs[i].seed >= seeds) {
                 results[jobs[i].slot].execsPerSecond = r.execsPerSecond;

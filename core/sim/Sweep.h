@@ -19,6 +19,8 @@
 
 namespace immap::sim {
 
+class RunCache;
+
 struct SweepConfig {
     SimConfig run;  // every run's configuration; the grid sets its walkers, policy and copies
     // Whole-file walkers per second, each a slice of the grid, so that a policy is seen with and
@@ -37,6 +39,8 @@ struct SweepConfig {
     // policies, copies inner); none given: all of them. A shard's (SweepShard::points), which
     // may be empty.
     std::optional<std::vector<std::size_t>> points;
+    // Answers runs it has kept (RunCache); null: every run is simulated.
+    RunCache* cache = nullptr;
 
     // The walker rates the grid runs: walkerRates, or run.walkersPerSecond when it is empty.
     std::vector<double> rates() const;

@@ -91,6 +91,19 @@ private slots:
         QVERIFY(Scenario::load(path) == empty);
     }
 
+    // The shipped workshops carry their sweeps' runs: they load, and a save writes them back
+    // as read.
+    void bakedResultsRoundTrip() {
+        for (const char* name : {"libc-384.json", "walkers-and-memory.json"}) {
+            const Scenario s = Scenario::load(std::string(IMMAP_SAMPLES "/workshops/") + name);
+            QVERIFY2(!s.results.empty(), name);
+            std::size_t full = 0;
+            for (const auto& [key, run] : s.results)
+                full += !run.result.empty();
+            QVERIFY(full > 0 && full < s.results.size());  // draws carry their rate alone
+            QCOMPARE(Scenario::fromJson(s.toJson(), name, IMMAP_SAMPLES "/workshops"), s);
+        }
+    }
     void badFiles_data() {
         QTest::addColumn<QString>("json");
         QTest::addColumn<QString>("expected");
@@ -197,6 +210,25 @@ private slots:
         QTest::newRow("recipe is a directory")
             << "{\"version\": 1,\n\"recipe\": \".\"}"
             << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops: not a regular file (a directory)";
+        // "results" (docs/cache.md): each malformed entry named at its own line.
+        QTest::newRow("results not a list") << "{\"version\": 1,\n\"results\": {}}"
+                                            << "bad.json:2: \"results\" must be a list";
+        QTest::newRow("result key not hex")
+            << "{\"version\": 1,\n\"results\": [\n{\"key\": \"abc\", \"execs_per_s\": 1}]}"
+            << "bad.json:3: \"key\" must be 64 lowercase hex digits (a run key) (result 1)";
+        QTest::newRow("result twice")
+            << "{\"version\": 1,\n\"results\": [{\"key\": \"KEY\", \"execs_per_s\": 1},\n"
+               "{\"key\": \"KEY\", \"execs_per_s\": 2}]}"
+            << "bad.json:3: the run aaaaaaaaaaaa... twice (result 2)";
+        QTest::newRow("result not compressed")
+            << "{\"version\": 1,\n\"results\": [\n\n{\"key\": \"KEY\", \"zlib\": \"aGVsbG8=\"}]}"
+            << "bad.json:4: \"zlib\" is not a compressed result (result 1)";
+        QTest::newRow("result not a result")
+            << "{\"version\": 1,\n\"results\": [\n{\"key\": \"KEY\", \"zlib\": \"ZLIB\"}]}"
+            << "bad.json:3: not a result: not a result of format 1 (result 1)";
+        QTest::newRow("result with neither")
+            << "{\"version\": 1,\n\"results\": [1,\n{\"key\": \"KEY\"}]}"
+            << "bad.json:2: a result must be";
         QTest::newRow("recipe does not load")
             << "{\"version\": 1,\n\"recipe\": \"libc-384.json\"}"
             << "bad.json:2: recipe " IMMAP_SAMPLES "/workshops/libc-384.json:";
@@ -204,6 +236,10 @@ private slots:
     void badFiles() {
         QFETCH(QString, json);
         QFETCH(QString, expected);
+        json.replace("KEY", QString(64, QLatin1Char('a')));
+        // A compressed JSON object that is not a result.
+        json.replace("ZLIB",
+                     QString::fromLatin1(qCompress(QByteArray("{\"format\": 7}")).toBase64()));
         const std::string got = errorOf(json.toStdString());
         QVERIFY2(
             got.rfind(expected.toStdString(), 0) == 0,
