@@ -1,5 +1,7 @@
 #include "sim/RunCache.h"
 
+#include "topology/Topology.h"
+
 #include "io/AtomicFile.h"
 #include "sim/ResultCodec.h"
 #include "sim/RunKey.h"
@@ -220,6 +222,9 @@ SimResult RunCache::run(const SimConfig& config, Need need) {
     if (config.observer) return Simulator(config).run();
     const std::string key = RunKey::of(config, modelVersion_);
     std::optional<SimResult> r = lookup(key, need);
+    // The same machine may be named by another path (RunKey keys its content): report it as
+    // this run names it, as a fresh simulation would.
+    if (r && config.topology) r->topology = config.topology->spec();
     if (!r) {
         {
             std::lock_guard lock(mutex_);

@@ -68,8 +68,9 @@ std::string RunKey::canonicalText(const SimConfig& config, int modelVersion) {
     Writer w;
     w.add("format", std::string("immap-run-key 1"));
     w.add("model_version", modelVersion);
-    // The spec is in the result (SimResult::topology); the canonical text is what is simulated.
-    w.add("topology.spec", topology ? topology->spec() : std::string());
+    // The machine by its content only: its spec names where it was read from (an xml: path
+    // differs between two clones of the repository), and RunCache::run stamps the asking
+    // config's spec on what it serves.
     w.add("topology.machine", topology ? topology->canonicalText() : std::string());
     const auto& [kind, cpusPerShard, structure] = policy;
     w.add("policy.kind", kind);

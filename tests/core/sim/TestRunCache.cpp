@@ -236,6 +236,28 @@ private slots:
         QCOMPARE(Sweep::toJson(Sweep::run(s)), plain);  // served
     }
 
+    // One machine read from two paths (two clones of the repository, a workshop baked in one
+    // and opened in the other) is one key, and the served result names the machine as the
+    // asking run does: what a fresh simulation under that name reports.
+    void theMachineIsKeyedByContentNotByPath() {
+        const std::string xml =
+            topology::Topology::fromSpec("synthetic:package:2 numa:1 core:2 pu:1").toXml();
+        const topology::Topology here = topology::Topology::fromXmlString(xml, "/a/machine.xml");
+        const topology::Topology there = topology::Topology::fromXmlString(xml, "/b/machine.xml");
+        QVERIFY(here.spec() != there.spec());
+        SimConfig onHere = base(), onThere = base();
+        onHere.topology = &here;
+        onThere.topology = &there;
+        QCOMPARE(RunKey::of(onThere), RunKey::of(onHere));
+        QTemporaryDir dir;
+        RunCache cache(dir.path().toStdString());
+        cache.run(onHere);
+        const SimResult served = cache.run(onThere);
+        QCOMPARE(cache.counts().misses, 1u);
+        compare(served, Simulator(onThere).run());
+        QCOMPARE(served.topology, there.spec());
+    }
+
     void badEntriesAreIgnoredAndRewritten() {
         QTemporaryDir dir;
         const std::string d = dir.path().toStdString();
