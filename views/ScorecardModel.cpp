@@ -26,13 +26,38 @@ void ScorecardModel::showObservations() {
         lines_.push_back(l);
     }
     ran_ = false;
+    running_ = false;
+    rowDone_.assign(lines_.size(), false);
     endResetModel();
+}
+
+void ScorecardModel::startRun() {
+    showObservations();
+    running_ = true;
+    // The header's band title follows the lines; a run's first row may change it.
+    emit headerDataChanged(Qt::Horizontal, Band, Band);
+}
+
+void ScorecardModel::setLine(std::size_t row, const sim::ScoreLine& line) {
+    if (row >= lines_.size()) return;
+    lines_[row] = line;
+    rowDone_[row] = true;
+    const int r = static_cast<int>(row);
+    emit dataChanged(index(r, 0), index(r, ColumnCount - 1));
+    emit headerDataChanged(Qt::Horizontal, Band, Band);
+}
+
+bool ScorecardModel::rowDone(int row) const {
+    return ran_ || (row >= 0 && static_cast<std::size_t>(row) < rowDone_.size() &&
+                    rowDone_[static_cast<std::size_t>(row)]);
 }
 
 void ScorecardModel::setLines(const std::vector<sim::ScoreLine>& lines) {
     beginResetModel();
     lines_ = lines;
     ran_ = true;
+    running_ = false;
+    rowDone_.assign(lines_.size(), true);
     endResetModel();
 }
 
@@ -72,7 +97,8 @@ QVariant ScorecardModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount) return {};
     const sim::ScoreLine& l = lines_[static_cast<std::size_t>(index.row())];
     const sim::Observation& o = *l.observation;
-    const bool shown = ran_ && l.modelled;
+    const bool done = rowDone(index.row());
+    const bool shown = done && l.modelled;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
             case Claim:
@@ -88,7 +114,7 @@ QVariant ScorecardModel::data(const QModelIndex& index, int role) const {
                                                  text(sim::Scorecard::format(l.band.p90, o.unit)))
                              : QStringLiteral("-");
             case Verdict:
-                if (!ran_) return tr("not run yet");
+                if (!done) return running_ ? tr("running…") : tr("not run yet");
                 return (l.hit                                      ? tr("hit: ")
                         : o.bound == sim::Observation::Bound::None ? tr("prediction: ")
                         : l.modelled                               ? tr("miss: ")
@@ -106,7 +132,7 @@ QVariant ScorecardModel::data(const QModelIndex& index, int role) const {
             case Band:
                 return shown ? QVariant(QList<QVariant>{l.band.p10, l.band.p90}) : QVariant();
             case Verdict:
-                return ran_ ? QVariant(l.hit) : QVariant();
+                return done ? QVariant(l.hit) : QVariant();
             case Published:
                 return o.published;
             default:
@@ -115,12 +141,12 @@ QVariant ScorecardModel::data(const QModelIndex& index, int role) const {
     }
     // Hits green, misses red, the unmodelled grey, predictions blue: read from the back of a
     // room.
-    if (role == Qt::BackgroundRole && ran_ && index.column() == Verdict)
+    if (role == Qt::BackgroundRole && done && index.column() == Verdict)
         return QBrush(!l.modelled                                ? QColor(0xe0, 0xe0, 0xe0)
                       : o.bound == sim::Observation::Bound::None ? QColor(0xd0, 0xe0, 0xf8)
                       : l.hit                                    ? QColor(0xc8, 0xf0, 0xc8)
                                                                  : QColor(0xf8, 0xd0, 0xd0));
-    if (role == Qt::ForegroundRole && ran_ && index.column() == Verdict)
+    if (role == Qt::ForegroundRole && done && index.column() == Verdict)
         return QBrush(Qt::black);  // legible on the tint in a dark theme too
     return {};
 }

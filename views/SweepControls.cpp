@@ -170,6 +170,10 @@ void SweepControls::setProgress(int done, int total) {
     progress_->setValue(done);
 }
 
+QString SweepControls::message() const {
+    return message_->text();
+}
+
 void SweepControls::setMessage(const QString& text) {
     message_->setText(text);
     message_->setToolTip(text);

@@ -40,6 +40,7 @@ public:
     void setRunning(bool running);
     void setProgress(int done, int total);
     void setMessage(const QString& text);
+    QString message() const;
     QPushButton* runButton() const { return run_; }
     QPushButton* cancelButton() const { return cancel_; }
     QProgressBar* progress() const { return progress_; }

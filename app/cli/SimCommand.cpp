@@ -309,7 +309,7 @@ static int sweepMerge(const QStringList& args) {
 int sweepCommand(const QStringList& args) {
     if (args.size() > 1 && args[1] == "merge") return sweepMerge(args.mid(1));
     CliCommand p("sweep",
-                 "Simulate a grid of policies x copy counts (both cores), without and with "
+                 "Simulate a grid of policies x copy counts (every core), without and with "
                  "whole-file walkers.");
     addCommonOptions(p);
     p.addOption({"policies", "Comma-separated policies.", "LIST",
@@ -318,7 +318,8 @@ int sweepCommand(const QStringList& args) {
                  "Comma-separated copy counts (default: 1, 2, 4, ... up to the PU count, and the "
                  "PU count).",
                  "LIST"});
-    p.addOption({"threads", "Worker threads.", "T", "2"});
+    p.addOption({"threads", "Worker threads (default: every core).", "T",
+                 QString::number(sim::ParallelRuns::defaultThreads())});
     p.addOption({"seeds",
                  "Seeds per point (--seed, --seed + 1, ...): execs/s is their mean, the spread "
                  "their range.",

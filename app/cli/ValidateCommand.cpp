@@ -17,7 +17,9 @@ int validateCommand(const QStringList& args) {
                  "Run the model against every published measurement (docs/validation.md): each "
                  "on its machine's shape, at the default parameters over seeds and over "
                  "parameter sets drawn across the plausible ranges; a published figure inside "
-                 "the model's 10-90% band is a hit. Both cores by default.");
+                 "the model's 10-90% band is a hit. Every core by default. Each row is "
+                 "printed on stderr as soon as its runs finish, with how many are left and "
+                 "the time left; the table on stdout comes at the end, in its usual order.");
     p.addOption({"bands",
                  "Parameter sets drawn per observation (Latin hypercube). 0 draws none: the "
                  "band is then the seeds' 10-90% spread at the default parameters (run-to-run "
@@ -28,7 +30,8 @@ int validateCommand(const QStringList& args) {
                  QString::number(defaults.seeds)});
     p.addOption({"seed", "First seed; the draws are seeded with it too.", "S",
                  QString::number(defaults.seed)});
-    p.addOption({"threads", "Worker threads.", "T", QString::number(defaults.threads)});
+    p.addOption({"threads", "Worker threads (default: every core).", "T",
+                 QString::number(defaults.threads)});
     p.addOption({"param",
                  "Hold a cost-model parameter at VALUE (it is then not drawn); "
                  "repeatable.",
@@ -61,7 +64,13 @@ int validateCommand(const QStringList& args) {
         const std::unique_ptr<sim::RunCache> cache = CacheOption::open(p);
         c.cache = cache.get();
         const auto start = std::chrono::steady_clock::now();
-        const std::vector<sim::ScoreLine> lines = sim::Scorecard::run(c);
+        // Each row on stderr as soon as its runs finish (rows finish out of order), with the
+        // progress; stdout keeps the complete table in its usual order.
+        const std::vector<sim::ScoreLine> lines =
+            sim::Scorecard::run(c, {}, nullptr, [](const sim::ScoreUpdate& u) {
+                std::cerr << "immap validate: " << u.text() << ": "
+                          << sim::Scorecard::markdownRow(u.line) << std::endl;
+            });
         const double seconds =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         const std::string json = sim::Scorecard::toJson(lines, c);

@@ -18,7 +18,6 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTableView>
-#include <QThread>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <iostream>
@@ -406,7 +405,6 @@ ValidationDialog* MainWindow::showValidation(bool run) {
     if (!validation_) validation_ = new ValidationDialog(*this, this);
     sim::ScorecardConfig config;
     config.params = session_.settings().params;  // the window's; unchanged ones are drawn
-    config.threads = static_cast<unsigned>(std::max(1, QThread::idealThreadCount()));
     validation_->setConfig(config);
     validation_->show();
     validation_->raise();

@@ -8,6 +8,7 @@ using namespace immap;
 
 SweepController::SweepController(QObject* parent) : QObject(parent) {
     qRegisterMetaType<std::vector<sim::SimResult>>("std::vector<immap::sim::SimResult>");
+    qRegisterMetaType<sim::SweepUpdate>("immap::sim::SweepUpdate");
 }
 
 SweepController::~SweepController() {
@@ -35,7 +36,11 @@ bool SweepController::start(const topology::Topology& topology, session::SimSett
                         },
                         Qt::QueuedConnection);
                 },
-                &cancel_);
+                &cancel_,
+                [this](const sim::SweepUpdate& u) {
+                    QMetaObject::invokeMethod(
+                        this, [this, u] { emit pointDone(u); }, Qt::QueuedConnection);
+                });
             QMetaObject::invokeMethod(
                 this,
                 [this, runs = std::move(runs)] {

@@ -5,6 +5,7 @@
 #include <QCoreApplication>
 #include <QLabel>
 #include <QLocale>
+#include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
 #include <limits>
@@ -40,6 +41,17 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
     box->addWidget(view_, 1);
     box->addWidget(summary_);
     sweeps_ = new SweepController(this);
+    redraw_ = new QTimer(this);
+    redraw_->setSingleShot(true);
+    // Points finish in bursts (a few ms apart at small copy counts): one redraw per burst.
+    connect(redraw_, &QTimer::timeout, this, [this] {
+        if (partial_.empty()) return;
+        const auto& topo = *session_.host().topology;
+        view_->setOverlay({});
+        view_->setRuns(partial_.shown(), views::ThroughputView::machineName(topo),
+                       static_cast<int>(topo.pus().size()));
+    });
+    connect(sweeps_, &SweepController::pointDone, this, &ThroughputPage::pointDone);
 
     connect(controls_, &views::SweepControls::runRequested, this, [this] { startSweep(); });
     auto* run = new QAction(tr("Run sweep"), this);
@@ -51,7 +63,8 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
     connect(controls_, &views::SweepControls::cancelRequested, sweeps_, &SweepController::cancel);
     connect(sweeps_, &SweepController::progress, controls_, &views::SweepControls::setProgress);
     connect(sweeps_, &SweepController::progress, this, [this](int done, int total) {
-        view_->setOverlay(runningOverlay(done, total));
+        // Once points are drawn the progress line says how far it is, not a card over them.
+        if (partial_.empty()) view_->setOverlay(runningOverlay(done, total));
         if (heat_)
             heat_->setHeatPending(
                 tr("PU heat: the sweep is running (%1 of %2 runs); each PU is coloured by its "
@@ -60,6 +73,7 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
     });
     connect(sweeps_, &SweepController::finished, this, &ThroughputPage::finished);
     connect(sweeps_, &SweepController::cancelled, this, [this] {
+        dropPartial();
         if (heat_) heat_->setHeatPending({});
         controls_->setRunning(false);
         controls_->setMessage(tr("cancelled"));
@@ -69,6 +83,7 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
             view_->setOverlay({});  // the last complete sweep stays
     });
     connect(sweeps_, &SweepController::failed, this, [this](const QString& reason) {
+        dropPartial();
         if (heat_) heat_->setHeatPending({});
         controls_->setRunning(false);
         controls_->setMessage(tr("failed"));
@@ -91,7 +106,54 @@ QString ThroughputPage::runningOverlay(int done, int total) {
         .arg(total > 0 ? 100 * done / total : 0);
 }
 
+void ThroughputPage::pointDone(const sim::SweepUpdate& update) {
+    if (!sweeps_->running()) return;  // a cancelled sweep's last points
+    partial_.update(update);
+    const session::SimSettings& s = session_.settings();
+    controls_->setMessage(QString::fromStdString(partial_.progress().text()));
+    summary_->setText(streamingNote(partial_, s.seeds, s.bands));
+    // A new point changes the curves' shape: soon. Once every point is drawn, seeds and bands
+    // move them less, and a redraw costs a core's time the runs could use: once a second.
+    const sim::SweepProgress& p = partial_.progress();
+    if (!redraw_->isActive()) redraw_->start(p.drawn < p.points ? 150 : 1000);
+}
+
+QString ThroughputPage::streamingNote(const sim::SweepPartial& partial, unsigned seeds,
+                                      unsigned bands) {
+    QStringList lines;
+    lines << tr("Sweep running: %1.").arg(QString::fromStdString(partial.progress().text()));
+    QStringList lacks;
+    const auto points = [](std::size_t n) {
+        return n == 1 ? tr("1 point") : tr("%1 points").arg(n);
+    };
+    if (const std::size_t n = partial.pointsShort(); n > 0)
+        lacks << tr("%1 drawn at the mean of fewer seeds than %2 (the error bar spans the seeds "
+                    "finished)")
+                     .arg(points(n))
+                     .arg(seeds);
+    if (const std::size_t n = partial.bandsMissing(); n > 0)
+        lacks << tr("%1 without a band yet (a point's band is shaded once its %2 parameter sets "
+                    "have finished)")
+                     .arg(points(n))
+                     .arg(bands);
+    if (!lacks.isEmpty()) lines << tr("Not final: %1.").arg(lacks.join(QStringLiteral("; ")));
+    return lines.join(QLatin1Char('\n'));
+}
+
+void ThroughputPage::dropPartial() {
+    redraw_->stop();
+    const bool drawn = !partial_.empty();
+    partial_ = {};
+    if (!drawn) return;
+    const auto& topo = *session_.host().topology;
+    view_->setRuns(session_.sweepResults(), views::ThroughputView::machineName(topo),
+                   static_cast<int>(topo.pus().size()));
+    showSummary();
+}
+
 void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
+    redraw_->stop();
+    partial_ = {};
     session_.setSweepResults(runs);
     const auto& topo = *session_.host().topology;
     view_->setOverlay({});
@@ -415,6 +477,8 @@ bool ThroughputPage::startSweep() {
     const int total = static_cast<int>(s.walkerRates().size() * s.policies.size() *
                                        s.copiesOn(topo).size() * (s.seeds + s.bands));
     controls_->setProgress(0, total);
+    partial_ = sim::SweepPartial(
+        s.walkerRates().size() * s.policies.size() * s.copiesOn(topo).size(), s.seeds, s.bands);
     view_->setOverlay(runningOverlay(0, total));
     if (heat_)
         heat_->setHeatPending(

@@ -2,8 +2,10 @@
 // The throughput tab: the sweep grid's fields, the throughput plot, and a summary line (walker
 // latency and memory per inode, which the plot does not show), over a SweepController that runs
 // core/sim's Sweep in the background. The grid and the results live in the session; the fields
-// show and edit them. A finished sweep also paints the topology tab's heat (each CPU's share of
-// time waiting for i_mmap locks), given here as the view to paint.
+// show and edit them. While a sweep runs, its points are drawn as they finish (the curves at
+// the default parameters first, then the other seeds, then the bands) with a progress line
+// saying what is still coming and the time left. A finished sweep also paints the topology tab's
+// heat (each CPU's share of time waiting for i_mmap locks), given here as the view to paint.
 
 #include <QWidget>
 
@@ -11,11 +13,13 @@
 #include "SweepController.h"
 #include "measure/MeasuredCurve.h"
 #include "session/Session.h"
+#include "sim/SweepPartial.h"
 #include "views/SweepControls.h"
 #include "views/ThroughputView.h"
 #include "views/TopologyView.h"
 
 class QLabel;
+class QTimer;
 
 namespace immap::gui {
 
@@ -66,9 +70,14 @@ public:
     // What the plot says over itself before any sweep and while one runs.
     static QString idleOverlay();
     static QString runningOverlay(int done, int total);
+    // Under a plot drawn mid-sweep: the progress line and what the partial points lack.
+    static QString streamingNote(const sim::SweepPartial& partial, unsigned seeds, unsigned bands);
 
 private:
     void finished(const std::vector<sim::SimResult>& runs);
+    void pointDone(const sim::SweepUpdate& update);
+    // Drops the points of a sweep that did not finish; the last complete sweep is drawn again.
+    void dropPartial();
     // The measured points against the session's machine (again after a sweep: it may have
     // changed since they were opened).
     void showMeasured();
@@ -87,6 +96,8 @@ private:
     views::ThroughputView* view_ = nullptr;
     QLabel* summary_ = nullptr;
     SweepController* sweeps_ = nullptr;
+    sim::SweepPartial partial_;  // the running sweep's points so far
+    QTimer* redraw_ = nullptr;   // one redraw for a burst of points
 };
 
 }  // namespace immap::gui

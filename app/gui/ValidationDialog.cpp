@@ -42,12 +42,15 @@ bool ValidationDialog::start() {
     wait();
     running_ = true;
     cancel_ = false;
-    ranWith_ = config_;
+    runningWith_ = config_;
     panel_->setRunning(true);
     const auto total =
         static_cast<int>(sim::Scorecard::runsPerSet() * (config_.seeds + config_.bands));
     panel_->setProgress(0, total);
     panel_->setSummary(tr("Running %1 simulations on %2 threads…").arg(total).arg(config_.threads));
+    // Rows fill in as their runs finish; a cancelled run puts the last complete table back.
+    if (panel_->model()->ran()) before_ = panel_->model()->lines();
+    panel_->model()->startRun();
     sim::ScorecardConfig withCache = config_;
     withCache.cache = sim::RunCache::process();
     worker_ = std::thread([this, config = withCache] {
@@ -64,7 +67,18 @@ bool ValidationDialog::start() {
                         },
                         Qt::QueuedConnection);
                 },
-                &cancel_);
+                &cancel_,
+                [this](const sim::ScoreUpdate& u) {
+                    QMetaObject::invokeMethod(
+                        this,
+                        [this, u] {
+                            if (!running_) return;
+                            panel_->model()->setLine(u.index, u.line);
+                            panel_->setSummary(
+                                tr("Running: %1").arg(QString::fromStdString(u.text())));
+                        },
+                        Qt::QueuedConnection);
+                });
         } catch (...) {
             reason = QString::fromStdString(
                 limits::UserReason::of(std::current_exception(), "running the scorecard"));
@@ -74,13 +88,15 @@ bool ValidationDialog::start() {
             [this, lines = std::move(lines), reason] {
                 running_ = false;
                 if (!reason.isEmpty()) {
+                    restoreBefore();
                     panel_->setRunning(false);
                     panel_->setSummary(tr("Failed: %1").arg(reason));
                     host_.showError(tr("Validation failed"), reason);
                     emit failed(reason);
                     return;
                 }
-                if (lines.empty()) {  // cancelled: the last table stays
+                if (lines.empty()) {  // cancelled: the last complete table stays
+                    restoreBefore();
                     panel_->setRunning(false);
                     panel_->setSummary(tr("Cancelled."));
                     return;
@@ -92,7 +108,16 @@ bool ValidationDialog::start() {
     return true;
 }
 
+void ValidationDialog::restoreBefore() {
+    if (before_.empty())
+        panel_->model()->showObservations();
+    else
+        panel_->model()->setLines(before_);
+}
+
 void ValidationDialog::done(const std::vector<sim::ScoreLine>& lines) {
+    before_.clear();
+    ranWith_ = runningWith_;  // the table's configuration, for its summary and saves
     panel_->model()->setLines(lines);
     panel_->setRunning(false);
     panel_->setSummary(tr("%1; %2 parameter sets, %3 seeds, seed %4.")

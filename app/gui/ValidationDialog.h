@@ -1,6 +1,7 @@
 #pragma once
 // Help > Validation: the scorecard (immap validate) in a window beside the main one. It shows
-// the observations at once and runs them off the GUI thread with progress and Cancel; Save
+// the observations at once and runs them off the GUI thread with progress and Cancel, each row
+// filled in as soon as its runs have finished; Save
 // writes the table as Markdown or JSON, atomically. Wiring only: core/sim runs the scorecard,
 // views/ScorecardPanel shows it.
 
@@ -46,11 +47,15 @@ signals:
 private:
     void done(const std::vector<sim::ScoreLine>& lines);
     void askSave();
+    // The table before a run that did not finish: the last complete one, or none.
+    void restoreBefore();
 
     PageHost& host_;
     views::ScorecardPanel* panel_;
     sim::ScorecardConfig config_;
-    sim::ScorecardConfig ranWith_;
+    sim::ScorecardConfig ranWith_;        // the shown table's
+    sim::ScorecardConfig runningWith_;    // the run in progress'
+    std::vector<sim::ScoreLine> before_;  // the last complete table while a run fills rows in
     std::thread worker_;
     std::atomic<bool> cancel_{false};
     bool running_ = false;

@@ -24,6 +24,7 @@
 
 #include "io/InputError.h"
 #include "sim/CostParams.h"
+#include "sim/ParallelRuns.h"
 #include "sim/Recipe.h"
 
 namespace immap::topology {
@@ -50,7 +51,7 @@ struct CalibrationConfig {
     double durationMs = 300;
     std::uint64_t seed = 1;  // the first of Calibration::kSeeds
     const sim::Recipe* recipe = nullptr;
-    unsigned threads = 2;
+    unsigned threads = sim::ParallelRuns::defaultThreads();
     unsigned maxEvaluations = 250;
 };
 

@@ -8,6 +8,11 @@
 
 namespace immap::sim {
 
+unsigned ParallelRuns::defaultThreads() {
+    // 0 when the count is not computable: one thread then.
+    return std::max(1u, std::thread::hardware_concurrency());
+}
+
 bool ParallelRuns::run(std::size_t count, unsigned threads,
                        const std::function<void(std::size_t)>& job,
                        const std::function<void(std::size_t, std::size_t)>& progress,

@@ -10,6 +10,10 @@ namespace immap::sim {
 
 class ParallelRuns {
 public:
+    // Every core this machine has (std::thread::hardware_concurrency, at least 1): the default
+    // thread count of every sweep, scorecard and calibration, in the app and the CLI alike.
+    static unsigned defaultThreads();
+
     // Runs job(0) .. job(count - 1) on up to `threads` threads (the caller's among them).
     // `progress(done, count)` is called from the workers after each job. When `cancel` becomes
     // true, jobs not yet started are skipped and false is returned. The first exception a job

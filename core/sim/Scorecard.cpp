@@ -4,9 +4,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -14,6 +16,7 @@
 #include "sim/ParallelRuns.h"
 #include "sim/Recipe.h"
 #include "sim/RunCache.h"
+#include "sim/RunCosts.h"
 #include "sim/SimResult.h"
 #include "sim/Simulator.h"
 #include "topology/Topology.h"
@@ -111,9 +114,78 @@ std::size_t Scorecard::runsPerSet() {
     return allRuns().size();
 }
 
+namespace {
+
+// An observation's line from its runs' outputs (out[set][key]): the seeds' mean and figures,
+// the band over the drawn sets, the verdict.
+ScoreLine lineOf(const Observation& o, const std::vector<RunKey>& keys,
+                 const std::vector<std::vector<RunOut>>& out, unsigned seeds, unsigned bands) {
+    ScoreLine line;
+    line.observation = &o;
+    const std::vector<RunKey> mine = runsOf(o);
+    line.modelled = !mine.empty();
+    if (!line.modelled) {
+        line.verdict = "not modelled";
+        return line;
+    }
+    const std::size_t sets = seeds + bands;
+    auto outsOf = [&](std::size_t s) {
+        std::vector<RunOut> r;
+        for (const RunKey& k : mine)
+            r.push_back(out[s][static_cast<std::size_t>(std::find(keys.begin(), keys.end(), k) -
+                                                        keys.begin())]);
+        return r;
+    };
+    std::vector<RunOut> mean(mine.size());
+    for (std::size_t s = 0; s < seeds; ++s) {
+        const std::vector<RunOut> r = outsOf(s);
+        line.seedValues.push_back(figure(o, r));
+        for (std::size_t i = 0; i < r.size(); ++i) {
+            mean[i].rate += r[i].rate / seeds;
+            mean[i].spinShare += r[i].spinShare / seeds;
+        }
+    }
+    line.point = figure(o, mean);
+    std::vector<double> values;
+    for (std::size_t s = seeds; s < sets; ++s)
+        values.push_back(figure(o, outsOf(s)));
+    line.draws = bands;
+    line.band = Band::of(values);
+    if (!line.band.valid) {
+        // No draws: the seeds' spread stands in for the band, and says so (overSeeds).
+        line.band = Band::of(line.seedValues);
+        line.overSeeds = true;
+    }
+    const double p = o.published;
+    const std::string what = line.overSeeds ? "seeds' spread" : "band";
+    if (o.bound == Observation::Bound::None) {
+        line.verdict = "nothing published to compare with";
+    } else if (o.bound == Observation::Bound::AtLeast) {
+        line.hit = line.band.p90 >= p;
+        line.verdict = "the " + what + (line.hit ? " reaches it" : " stays below it");
+    } else {
+        line.hit = line.band.contains(p);
+        line.verdict = (line.hit            ? "inside the "
+                        : p > line.band.p90 ? "above the "
+                                            : "below the ") +
+                       what;
+    }
+    return line;
+}
+
+}  // namespace
+
+std::string ScoreUpdate::text() const {
+    std::string out = "rows: " + std::to_string(rowsDone) + "/" + std::to_string(rows) +
+                      " \u00b7 runs: " + std::to_string(runsDone) + "/" + std::to_string(runs);
+    if (runsDone < runs) out += " \u00b7 " + RunCosts::leftText(secondsLeft);
+    return out;
+}
+
 std::vector<ScoreLine> Scorecard::run(const ScorecardConfig& config,
                                       const std::function<void(std::size_t, std::size_t)>& progress,
-                                      const std::atomic<bool>* cancel) {
+                                      const std::atomic<bool>* cancel,
+                                      const std::function<void(const ScoreUpdate&)>& row) {
     const std::vector<RunKey> keys = allRuns();
     std::map<std::string, std::unique_ptr<topology::Topology>> topologies;
     for (const RunKey& k : keys)
@@ -148,80 +220,99 @@ std::vector<ScoreLine> Scorecard::run(const ScorecardConfig& config,
     for (const RunKey& k : keys)
         Simulator::checkConfig(configOf(0, k));
 
-    // Jobs: every (set, run), big runs first so that the last to finish is short.
-    std::vector<std::pair<std::size_t, std::size_t>> jobs;
+    // Each key's index, and the rows that need it.
+    const std::vector<Observation>& all = Observation::all();
+    std::vector<std::vector<std::size_t>> rowKeys(all.size());
+    std::vector<std::vector<std::size_t>> rowsOfKey(keys.size());
+    for (std::size_t o = 0; o < all.size(); ++o)
+        for (const RunKey& k : runsOf(all[o])) {
+            const auto ki =
+                static_cast<std::size_t>(std::find(keys.begin(), keys.end(), k) - keys.begin());
+            rowKeys[o].push_back(ki);
+            rowsOfKey[ki].push_back(o);
+        }
+    // Rows cheapest first (their runs' copies), so that the first appear soon; a key shared
+    // with a row before is run with that row. The phase of a key is its row's rank.
+    std::vector<std::size_t> byCost(all.size());
+    for (std::size_t o = 0; o < all.size(); ++o)
+        byCost[o] = o;
+    const auto rowCost = [&](std::size_t o) {
+        double c = 0;
+        for (std::size_t k : rowKeys[o])
+            c += keys[k].copies;
+        return c;
+    };
+    std::stable_sort(byCost.begin(), byCost.end(),
+                     [&](std::size_t a, std::size_t b) { return rowCost(a) < rowCost(b); });
+    std::vector<unsigned> phase(keys.size(), 0);
+    std::vector<bool> placed(keys.size(), false);
+    for (std::size_t rank = 0; rank < byCost.size(); ++rank)
+        for (std::size_t k : rowKeys[byCost[rank]])
+            if (!placed[k]) {
+                placed[k] = true;
+                phase[k] = static_cast<unsigned>(rank);
+            }
+    // Jobs: every (set, key); job j is set j / keys, key j % keys.
+    std::vector<RunCosts::Run> costs;
     for (std::size_t s = 0; s < sets; ++s)
         for (std::size_t k = 0; k < keys.size(); ++k)
-            jobs.emplace_back(s, k);
-    std::stable_sort(jobs.begin(), jobs.end(), [&](const auto& a, const auto& b) {
-        return keys[a.second].copies > keys[b.second].copies;
-    });
+            costs.push_back({phase[k], k, static_cast<double>(keys[k].copies)});
+    const std::size_t jobs = costs.size();
+    RunCosts order(std::move(costs));
+
     std::vector<std::vector<RunOut>> out(sets, std::vector<RunOut>(keys.size()));
+    std::vector<unsigned> keyDone(keys.size(), 0);
+    std::size_t runsDone = 0, rowsDone = 0;
+    std::mutex lock;
+    // The wall clock orders the runs and estimates the time left; no line depends on it.
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto clock = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
+    std::vector<bool> reported(all.size(), false);
+    const auto report = [&](std::size_t o) {
+        reported[o] = true;
+        ++rowsDone;
+        if (!row) return;
+        ScoreUpdate u;
+        u.index = o;
+        u.line = lineOf(all[o], keys, out, seeds, config.bands);
+        u.rowsDone = rowsDone;
+        u.rows = all.size();
+        u.runsDone = runsDone;
+        u.runs = jobs;
+        u.secondsLeft = order.secondsLeft(clock());
+        row(u);
+    };
+    for (std::size_t o = 0; o < all.size(); ++o)
+        if (rowKeys[o].empty()) report(o);
     const bool finished = ParallelRuns::run(
-        jobs.size(), config.threads,
-        [&](std::size_t i) {
-            const auto [s, k] = jobs[i];
+        jobs, config.threads,
+        [&](std::size_t) {
+            std::size_t j;
+            {
+                std::lock_guard<std::mutex> hold(lock);
+                j = order.take(clock());
+            }
+            const std::size_t s = j / keys.size(), k = j % keys.size();
             const SimConfig c = configOf(s, keys[k]);
             const SimResult r = config.cache ? config.cache->run(c) : Simulator(c).run();
+            std::lock_guard<std::mutex> hold(lock);
+            order.finish(j, clock());
             out[s][k] = {r.execsPerSecond, r.spinShare()};
+            ++runsDone;
+            if (++keyDone[k] < sets) return;
+            for (std::size_t o : rowsOfKey[k])
+                if (!reported[o] && std::all_of(rowKeys[o].begin(), rowKeys[o].end(),
+                                                [&](std::size_t x) { return keyDone[x] == sets; }))
+                    report(o);
         },
         progress, cancel);
     if (!finished) return {};
 
     std::vector<ScoreLine> lines;
-    for (const Observation& o : Observation::all()) {
-        ScoreLine line;
-        line.observation = &o;
-        const std::vector<RunKey> mine = runsOf(o);
-        line.modelled = !mine.empty();
-        if (!line.modelled) {
-            line.verdict = "not modelled";
-            lines.push_back(line);
-            continue;
-        }
-        auto outsOf = [&](std::size_t s) {
-            std::vector<RunOut> r;
-            for (const RunKey& k : mine)
-                r.push_back(out[s][static_cast<std::size_t>(std::find(keys.begin(), keys.end(), k) -
-                                                            keys.begin())]);
-            return r;
-        };
-        std::vector<RunOut> mean(mine.size());
-        for (std::size_t s = 0; s < seeds; ++s) {
-            const std::vector<RunOut> r = outsOf(s);
-            line.seedValues.push_back(figure(o, r));
-            for (std::size_t i = 0; i < r.size(); ++i) {
-                mean[i].rate += r[i].rate / seeds;
-                mean[i].spinShare += r[i].spinShare / seeds;
-            }
-        }
-        line.point = figure(o, mean);
-        std::vector<double> values;
-        for (std::size_t s = seeds; s < sets; ++s)
-            values.push_back(figure(o, outsOf(s)));
-        line.draws = config.bands;
-        line.band = Band::of(values);
-        if (!line.band.valid) {
-            // No draws: the seeds' spread stands in for the band, and says so (overSeeds).
-            line.band = Band::of(line.seedValues);
-            line.overSeeds = true;
-        }
-        const double p = o.published;
-        const std::string what = line.overSeeds ? "seeds' spread" : "band";
-        if (o.bound == Observation::Bound::None) {
-            line.verdict = "nothing published to compare with";
-        } else if (o.bound == Observation::Bound::AtLeast) {
-            line.hit = line.band.p90 >= p;
-            line.verdict = "the " + what + (line.hit ? " reaches it" : " stays below it");
-        } else {
-            line.hit = line.band.contains(p);
-            line.verdict = (line.hit            ? "inside the "
-                            : p > line.band.p90 ? "above the "
-                                                : "below the ") +
-                           what;
-        }
-        lines.push_back(line);
-    }
+    for (const Observation& o : all)
+        lines.push_back(lineOf(o, keys, out, seeds, config.bands));
     return lines;
 }
 
@@ -326,20 +417,24 @@ std::string Scorecard::toMarkdown(const std::vector<ScoreLine>& lines) {
     s << "| observation | machine | published | model (defaults) | " << bandTitle(lines)
       << " | published figure |\n"
          "|---|---|---|---|---|---|\n";
-    for (const ScoreLine& l : lines) {
-        const Observation& o = *l.observation;
-        s << "| " << o.claim << " | " << o.machine << " | " << o.publishedText << " | ";
-        if (l.modelled)
-            s << format(l.point, o.unit) << " | " << format(l.band.p10, o.unit) << " - "
-              << format(l.band.p90, o.unit) << " (median " << format(l.band.median, o.unit)
-              << ") | ";
-        else
-            s << "- | - | ";
-        s << (l.hit                                 ? "**hit**: "
-              : o.bound == Observation::Bound::None ? "prediction: "
-                                                    : "miss: ")
-          << l.verdict << " |\n";
-    }
+    for (const ScoreLine& l : lines)
+        s << markdownRow(l) << '\n';
+    return s.str();
+}
+
+std::string Scorecard::markdownRow(const ScoreLine& l) {
+    const Observation& o = *l.observation;
+    std::ostringstream s;
+    s << "| " << o.claim << " | " << o.machine << " | " << o.publishedText << " | ";
+    if (l.modelled)
+        s << format(l.point, o.unit) << " | " << format(l.band.p10, o.unit) << " - "
+          << format(l.band.p90, o.unit) << " (median " << format(l.band.median, o.unit) << ") | ";
+    else
+        s << "- | - | ";
+    s << (l.hit                                 ? "**hit**: "
+          : o.bound == Observation::Bound::None ? "prediction: "
+                                                : "miss: ")
+      << l.verdict << " |";
     return s.str();
 }
 

@@ -7,12 +7,14 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/Band.h"
 #include "sim/CostParams.h"
 #include "sim/Observation.h"
+#include "sim/ParallelRuns.h"
 
 namespace immap::sim {
 
@@ -22,7 +24,7 @@ struct ScorecardConfig {
     unsigned bands = 24;  // parameter sets drawn per observation
     unsigned seeds = 3;   // runs at the default parameters: seed, seed + 1, ...
     std::uint64_t seed = 1;
-    unsigned threads = 2;
+    unsigned threads = ParallelRuns::defaultThreads();
     double durationMs = 20;     // every run's window floor (SimConfig::durationMs)
     CostParams params;          // parameters that differ from their defaults are not drawn
     RunCache* cache = nullptr;  // answers runs it has kept (RunCache); null: all simulated
@@ -59,15 +61,31 @@ struct ScoreTally {
     std::string text() const;
 };
 
+// A row as soon as its runs have finished (rows finish out of order), and the run's progress.
+struct ScoreUpdate {
+    std::size_t index = 0;  // in run()'s lines
+    ScoreLine line;         // as run() returns it
+    std::size_t rowsDone = 0, rows = 0;
+    std::size_t runsDone = 0, runs = 0;
+    std::optional<double> secondsLeft;  // from the finished runs' cost (RunCosts); none yet
+    // "rows: 3/12 · runs: 120/324 · about 40 s left".
+    std::string text() const;
+};
+
 class Scorecard {
 public:
     // Every observation's line, in Observation::all() order. `progress(done, total)` over
     // runs; an empty result when `cancel` became true. Throws what a topology spec or the
-    // simulator throws for a bad configuration.
+    // simulator throws for a bad configuration. Rows are run cheapest first, each row's runs
+    // costliest first (RunCosts), in one queue; `row` is called once per row as soon as its
+    // runs have finished (a row not modelled at once, before any run), from the worker
+    // threads, one call at a time, under the scorecard's lock: it must be quick. The lines do
+    // not depend on it, nor on the order.
     static std::vector<ScoreLine> run(
         const ScorecardConfig& config,
         const std::function<void(std::size_t, std::size_t)>& progress = {},
-        const std::atomic<bool>* cancel = nullptr);
+        const std::atomic<bool>* cancel = nullptr,
+        const std::function<void(const ScoreUpdate&)>& row = {});
     // The runs one parameter set needs over all observations (what run() does per set).
     static std::size_t runsPerSet();
 
@@ -76,6 +94,8 @@ public:
     static std::string bandTitle(const std::vector<ScoreLine>& lines);
     // The scorecard as a Markdown table (docs/validation.md) and as the CLI prints it.
     static std::string toMarkdown(const std::vector<ScoreLine>& lines);
+    // One line's row of that table ("| claim | machine | ... |", no newline).
+    static std::string markdownRow(const ScoreLine& line);
     static ScoreTally tally(const std::vector<ScoreLine>& lines);
     // "1.77x", "91.5%", "16 copies".
     static std::string format(double value, const std::string& unit);

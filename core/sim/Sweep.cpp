@@ -6,6 +6,7 @@
 #include "sim/LatinHypercube.h"
 #include "sim/ParallelRuns.h"
 #include "sim/RunCache.h"
+#include "sim/RunCosts.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,6 +14,9 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <chrono>
+#include <cmath>
+#include <mutex>
 #include <sstream>
 
 namespace immap::sim {
@@ -38,11 +42,56 @@ void Sweep::check(const SweepConfig& config) {
             }
 }
 
+namespace {
+
+// A point from its runs (results[first ..], seeds then draws) of which `done` have finished:
+// the first seed's run with execsPerSecond the finished seeds' mean, seedRates theirs (with
+// more than one seed asked) and bandRates the finished draws'. With every run finished it is
+// the point run() returns. `first` is the first seed's run, finished.
+SimResult pointOf(SimResult first, const std::vector<SimResult>& results, std::size_t at,
+                  const std::vector<bool>& done, unsigned seeds, unsigned bands,
+                  std::uint64_t seed) {
+    SimResult r = std::move(first);
+    if (seeds > 1) {
+        double sum = 0;
+        unsigned n = 0;
+        for (unsigned s = 0; s < seeds; ++s) {
+            if (!done[at + s]) continue;
+            const double rate = s == 0 ? r.execsPerSecond : results[at + s].execsPerSecond;
+            r.seedRates.push_back(rate);
+            sum += rate;
+            ++n;
+            // The point's other fields are the first seed's; a verdict of any seed stays.
+            if (r.overload.empty() && s > 0 && !results[at + s].overload.empty())
+                r.overload = "seed " + std::to_string(seed + s) + ": " + results[at + s].overload;
+        }
+        r.execsPerSecond = sum / n;
+    }
+    for (unsigned d = 0; d < bands; ++d)
+        if (done[at + seeds + d]) r.bandRates.push_back(results[at + seeds + d].execsPerSecond);
+    return r;
+}
+
+}  // namespace
+
+std::string SweepProgress::text() const {
+    std::string out = "curves: " + std::to_string(drawn) + "/" + std::to_string(points) + " points";
+    if (seedRuns > points)
+        out += " \u00b7 seeds: " + std::to_string(seedsDone) + "/" + std::to_string(seedRuns) +
+               " runs";
+    if (bandRuns > 0)
+        out += " \u00b7 bands: " + std::to_string(bandsDone) + "/" + std::to_string(bandRuns) +
+               " runs";
+    if (seedsDone < seedRuns || bandsDone < bandRuns)
+        out += " \u00b7 " + RunCosts::leftText(secondsLeft);
+    return out;
+}
+
 std::vector<SimResult> Sweep::run(const SweepConfig& config,
                                   const std::function<void(std::size_t, std::size_t)>& progress,
-                                  const std::atomic<bool>* cancel) {
+                                  const std::atomic<bool>* cancel,
+                                  const std::function<void(const SweepUpdate&)>& point) {
     struct Job {
-        std::size_t slot;
         double walkersPerSecond;
         mapping::Policy policy;
         unsigned copies;
@@ -52,27 +101,49 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
     const unsigned perPoint = seeds + config.bands;
     const std::vector<CostParams> draws =
         LatinHypercube::draw(config.run.params, config.bands, config.run.seed);
+    // Job i is run i of point i / perPoint: results and the done flags are indexed alike.
     std::vector<Job> jobs;
-    std::size_t point = 0;
+    std::vector<RunCosts::Run> costs;
+    std::size_t gridPoint = 0;
     for (double rate : config.rates())
         for (const mapping::Policy& p : config.policies)
             for (unsigned c : config.copies) {
                 const bool chosen =
                     !config.points ||
-                    std::binary_search(config.points->begin(), config.points->end(), point);
-                ++point;
+                    std::binary_search(config.points->begin(), config.points->end(), gridPoint);
+                ++gridPoint;
                 if (!chosen) continue;
-                for (unsigned s = 0; s < perPoint; ++s)
-                    jobs.push_back({jobs.size(), rate, p, c, s});
+                const std::size_t group = jobs.size() / perPoint;
+                // A run's work grows with its copies over the same window; walkers add theirs.
+                const double prior = c * config.run.durationMs * (rate > 0 ? 1.1 : 1.0);
+                for (unsigned s = 0; s < perPoint; ++s) {
+                    jobs.push_back({rate, p, c, s});
+                    costs.push_back({s == 0 ? 0u : s < seeds ? 1u : 2u, group, prior});
+                }
             }
-    // Big runs first, so that the last one to finish is a short one.
-    std::stable_sort(jobs.begin(), jobs.end(),
-                     [](const Job& a, const Job& b) { return a.copies > b.copies; });
 
+    const std::size_t points = jobs.size() / perPoint;
     std::vector<SimResult> results(jobs.size());
+    std::vector<bool> done(jobs.size(), false);
+    SweepProgress now;
+    now.points = points;
+    now.seedRuns = points * seeds;
+    now.bandRuns = points * config.bands;
+    RunCosts order(std::move(costs));
+    std::mutex lock;
+    // The wall clock orders the runs and estimates the time left; no result depends on it.
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto clock = [&] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    };
     const bool finished = ParallelRuns::run(
         jobs.size(), config.threads,
-        [&](std::size_t i) {
+        [&](std::size_t) {
+            std::size_t i;
+            {
+                std::lock_guard<std::mutex> hold(lock);
+                i = order.take(clock());
+            }
             SimConfig c = config.run;
             c.walkersPerSecond = jobs[i].walkersPerSecond;
             c.policy = jobs[i].policy;
@@ -83,37 +154,35 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
                               ? config.cache->run(c, jobs[i].seed >= seeds ? RunCache::Need::Rate
                                                                            : RunCache::Need::Full)
                               : Simulator(c).run();
+            std::lock_guard<std::mutex> hold(lock);
+            order.finish(i, clock());
             // A draw's run is one number of the band: keep only that.
-            if (jobs[i].seed >= seeds) {
-                results[jobs[i].slot].execsPerSecond = r.execsPerSecond;
-                return;
-            }
-            results[jobs[i].slot] = std::move(r);
+            if (jobs[i].seed >= seeds)
+                results[i].execsPerSecond = r.execsPerSecond;
+            else
+                results[i] = std::move(r);
+            done[i] = true;
+            if (jobs[i].seed == 0) ++now.drawn;
+            ++(jobs[i].seed < seeds ? now.seedsDone : now.bandsDone);
+            const std::size_t at = i - jobs[i].seed;
+            if (!point || !done[at]) return;
+            SweepUpdate u;
+            u.index = at / perPoint;
+            u.point = pointOf(results[at], results, at, done, seeds, config.bands, config.run.seed);
+            for (unsigned s = 0; s < perPoint; ++s)
+                (s < seeds ? u.seedsDone : u.drawsDone) += done[at + s] ? 1 : 0;
+            u.progress = now;
+            u.progress.secondsLeft = order.secondsLeft(clock());
+            point(u);
         },
         progress, cancel);
     if (!finished) return {};
     if (perPoint == 1) return results;
-    std::vector<SimResult> points;
-    for (std::size_t first = 0; first < results.size(); first += perPoint) {
-        SimResult r = std::move(results[first]);
-        if (seeds > 1) {
-            double sum = 0;
-            for (unsigned s = 0; s < seeds; ++s) {
-                const double rate = s == 0 ? r.execsPerSecond : results[first + s].execsPerSecond;
-                r.seedRates.push_back(rate);
-                sum += rate;
-                // The point's other fields are the first seed's; a verdict of any seed stays.
-                if (r.overload.empty() && s > 0 && !results[first + s].overload.empty())
-                    r.overload = "seed " + std::to_string(config.run.seed + s) + ": " +
-                                 results[first + s].overload;
-            }
-            r.execsPerSecond = sum / seeds;
-        }
-        for (unsigned d = 0; d < config.bands; ++d)
-            r.bandRates.push_back(results[first + seeds + d].execsPerSecond);
-        points.push_back(std::move(r));
-    }
-    return points;
+    std::vector<SimResult> out;
+    for (std::size_t at = 0; at < results.size(); at += perPoint)
+        out.push_back(pointOf(std::move(results[at]), results, at, done, seeds, config.bands,
+                              config.run.seed));
+    return out;
 }
 
 namespace {

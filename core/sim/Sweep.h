@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/ParallelRuns.h"
 #include "sim/Simulator.h"
 #include "sim/SweepRow.h"
 
@@ -34,7 +35,7 @@ struct SweepConfig {
     // each point also runs once per set, draw d with seed run.seed + seeds + d, and reports
     // the rates as SimResult::bandRates. 0: no band.
     unsigned bands = 0;
-    unsigned threads = 2;
+    unsigned threads = ParallelRuns::defaultThreads();
     // The grid points to run, as sorted indices in grid order (walker rates outermost, then
     // policies, copies inner); none given: all of them. A shard's (SweepShard::points), which
     // may be empty.
@@ -46,6 +47,31 @@ struct SweepConfig {
     std::vector<double> rates() const;
     // The number of points in the grid: rates x policies x copies.
     std::size_t gridSize() const;
+};
+
+// How far a sweep has come, as its progress line says it.
+struct SweepProgress {
+    std::size_t points = 0;    // in the grid (of config.points, if any)
+    std::size_t drawn = 0;     // points whose first seed has finished: on the curves
+    std::size_t seedRuns = 0;  // the seeds' runs (points x seeds), and those finished
+    std::size_t seedsDone = 0;
+    std::size_t bandRuns = 0;  // the drawn parameter sets' runs (points x bands)
+    std::size_t bandsDone = 0;
+    std::optional<double> secondsLeft;  // from the finished runs' cost (RunCosts); none yet
+    // "curves: 12/60 points · seeds: 70/180 runs · bands: 40/600 runs · about 18 s left"
+    // (the seeds without more than one, the bands without any).
+    std::string text() const;
+};
+
+// A point as its runs finish: what run() will return for it, over the seeds and parameter
+// sets finished so far (execsPerSecond their mean, seedRates and bandRates theirs, in seed and
+// draw order), and the sweep's progress then.
+struct SweepUpdate {
+    std::size_t index = 0;  // in run()'s results
+    SimResult point;
+    unsigned seedsDone = 0;  // of max(1, config.seeds)
+    unsigned drawsDone = 0;  // of config.bands
+    SweepProgress progress;
 };
 
 class Sweep {
@@ -62,10 +88,17 @@ public:
     // parameter set's (config.bands of them). `progress(done, total)` is
     // called from the worker threads after each run. When `cancel` becomes true, runs not yet
     // started are skipped and the function returns an empty vector.
+    // The runs go in three phases, each costliest first (RunCosts): every point's first seed
+    // (the curves at the default parameters), then the other seeds, then the parameter sets'
+    // draws, one queue, so that the threads never wait at a phase's end. `point` is called
+    // after each run once its point's first seed has finished, with the point so far; from the
+    // worker threads, one call at a time, under the sweep's lock: it must be quick. The results
+    // do not depend on it, nor on the order (each run's seed is its own).
     static std::vector<SimResult> run(
         const SweepConfig& config,
         const std::function<void(std::size_t, std::size_t)>& progress = {},
-        const std::atomic<bool>* cancel = nullptr);
+        const std::atomic<bool>* cancel = nullptr,
+        const std::function<void(const SweepUpdate&)>& point = {});
 
     // The grid as users type it, the same in the CLI and the app: "single,split-locks" and
     // "1,2,4". False with the reason for an unknown policy, a count outside 1..100000, an

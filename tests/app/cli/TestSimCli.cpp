@@ -273,6 +273,24 @@ private slots:
         QFile f(out);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), r.out);
+        // stderr: a line per row as it finished, "rows: k/N" counting up; a modelled row
+        // printed while runs were still to come ("runs: a/b", a < b) was printed before the
+        // end. The last line has every run done.
+        const QList<QByteArray> rows = r.err.trimmed().split('\n');
+        QCOMPARE(rows.size(), o["observations"].toArray().size());
+        const QRegularExpression line(QStringLiteral(
+            "^immap validate: rows: (\\d+)/(\\d+) \u00b7 runs: (\\d+)/(\\d+).*: \\| .* \\|$"));
+        bool early = false;
+        for (qsizetype i = 0; i < rows.size(); ++i) {
+            const auto m = line.match(QString::fromUtf8(rows[i]));
+            QVERIFY2(m.hasMatch(), rows[i].constData());
+            QCOMPARE(m.captured(1).toInt(), i + 1);
+            QCOMPARE(m.captured(2).toInt(), rows.size());
+            const int done = m.captured(3).toInt(), runs = m.captured(4).toInt();
+            early = early || (done > 0 && done < runs);
+            if (i + 1 == rows.size()) QCOMPARE(done, runs);
+        }
+        QVERIFY2(early, r.err.constData());
     }
 
     // By default each point runs without walkers and at the default rate (SimSettings): the

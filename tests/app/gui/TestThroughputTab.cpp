@@ -19,6 +19,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <cmath>
+#include <set>
 
 #include "MainWindow.h"
 #include "Suites.h"
@@ -126,6 +127,52 @@ private slots:
         QVERIFY(topo->heatChip(0).isEmpty());
         QVERIFY(w.throughputView()->runs().empty());
         QCOMPARE(w.throughputView()->overlay(), gui::ThroughputPage::idleOverlay());
+    }
+
+    // Curves stream in: points are drawn before the sweep ends, the first seeds of every point
+    // before any band's draws, with a progress line under the plot; the picture at the end is
+    // the complete sweep's (runShowsTheSweep checks it against core/sim).
+    void curvesStreamIn() {
+        gui::MainWindow w(false);
+        w.loadDefault();
+        QVERIFY(w.setView("throughput"));
+        w.sweepControls()->setPolicies("single,split-locks");
+        w.sweepControls()->setCopies("1,16,64");
+        w.sweepControls()->setDurationMs(10);
+        w.sweepControls()->setBands(2);
+        QSignalSpy done(w.sweeps(), &SweepController::finished);
+        std::vector<sim::SweepUpdate> updates;
+        connect(w.sweeps(), &SweepController::pointDone, this, [&](const sim::SweepUpdate& u) {
+            QVERIFY(done.isEmpty());
+            updates.push_back(u);
+        });
+        QVERIFY(w.throughputPage()->startSweep());
+        QTRY_VERIFY_WITH_TIMEOUT(!w.throughputView()->runs().empty() || !done.isEmpty(), 60000);
+        QVERIFY2(done.isEmpty(), "nothing drawn before the sweep ended");
+        QVERIFY(w.throughputView()->overlay().isEmpty());  // no card over the curves
+        const QString note = w.throughputPage()->summary()->text();
+        QVERIFY2(note.startsWith(QStringLiteral("Sweep running: curves: ")), qPrintable(note));
+        QVERIFY(w.sweepControls()->message().startsWith(QStringLiteral("curves: ")));
+        QVERIFY(done.wait(60000));
+        // 12 points x (3 seeds + 2 draws): an update per run once its first seed is in.
+        QVERIFY(updates.size() >= 12 && updates.size() <= 60);
+        // Phase order: when the first draw comes in, every point is drawn but those whose first
+        // seed is still in flight on the other threads.
+        const std::size_t others = sim::ParallelRuns::defaultThreads() - 1;
+        std::set<std::size_t> drawn;
+        for (const sim::SweepUpdate& u : updates) {
+            if (u.drawsDone > 0) {
+                QVERIFY2(drawn.size() + others >= 12, qPrintable(QString::number(drawn.size())));
+                break;
+            }
+            drawn.insert(u.index);
+        }
+        QCOMPARE(w.throughputView()->runs().size(), std::size_t{12});
+        for (const sim::SimResult& r : w.throughputView()->runs()) {
+            QCOMPARE(r.seedRates.size(), std::size_t{3});
+            QCOMPARE(r.bandRates.size(), std::size_t{2});
+        }
+        QVERIFY(!w.throughputPage()->summary()->text().contains(QStringLiteral("Sweep running")));
     }
 
     // The walker fields feed the sweep: 0 walks/s runs one slice, without walkers.

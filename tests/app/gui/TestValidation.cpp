@@ -13,6 +13,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
 
 #include "MainWindow.h"
 #include "Suites.h"
@@ -108,6 +109,41 @@ private slots:
                     box->informativeText().contains("nonexistent") ||
                     box->detailedText().contains("nonexistent"));
             box->close();
+        }
+    }
+
+    // Each row is filled in as soon as its runs finish, before the run ends, with the line the
+    // finished table has; a row still waiting says so.
+    void rowsAppearBeforeTheEnd() {
+        gui::MainWindow w(false);
+        w.loadDefault();
+        gui::ValidationDialog* d = w.showValidation(false);
+        d->setConfig(quick());
+        views::ScorecardModel* model = d->panel()->model();
+        std::map<int, std::string> early;  // row -> its line while the run was going
+        connect(model, &QAbstractItemModel::dataChanged, this,
+                [&](const QModelIndex& from, const QModelIndex&) {
+                    if (d->running() && model->rowDone(from.row()))
+                        early[from.row()] = sim::Scorecard::markdownRow(
+                            model->lines()[static_cast<std::size_t>(from.row())]);
+                });
+        QSignalSpy finished(d, &gui::ValidationDialog::finished);
+        QVERIFY(d->start());
+        // Not-modelled rows are filled at once; the others wait.
+        int waiting = 0;
+        for (int r = 0; r < model->rowCount(); ++r)
+            if (model->data(model->index(r, views::ScorecardModel::Verdict)).toString() ==
+                QStringLiteral("running…"))
+                ++waiting;
+        QVERIFY(waiting > 0);
+        QVERIFY(finished.wait(300000));
+        // Every row arrived before the end, as the end has it.
+        const auto& lines = model->lines();
+        QCOMPARE(early.size(), lines.size());
+        for (std::size_t i = 0; i < lines.size(); ++i) {
+            const int row = static_cast<int>(i);
+            QVERIFY2(early.count(row), lines[i].observation->claim.c_str());
+            QCOMPARE(early[row], sim::Scorecard::markdownRow(lines[i]));
         }
     }
 
