@@ -61,6 +61,10 @@ private slots:
         QTest::newRow("tiny, 2 sets of 4") << 8 << 4 << 12;
         QTest::newRow("fully associative") << 16 << 16 << 24;
         QTest::newRow("direct mapped") << 64 << 1 << 100;
+        QTest::newRow("2-way") << 64 << 2 << 90;
+        QTest::newRow("6-way, sets of 6 not a power of two") << 60 << 6 << 80;
+        // One set, far more keys than ways: the older ways' one-byte tags often collide.
+        QTest::newRow("one set of 8, 2,000 keys") << 8 << 8 << 2000;
     }
     void sameAsAnExplicitLru() {
         QFETCH(int, lines);
