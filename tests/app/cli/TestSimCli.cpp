@@ -1,6 +1,7 @@
 // `immap simulate` and `immap sweep` as a user runs them: the JSON of issue 4 item 6, bad
 // arguments and bad recipes (exit 2, FILE:LINE: reason), determinism across processes, the
 // CSV file, and the parameter table in docs/simulator.md agreeing with the code's defaults.
+#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -291,6 +292,42 @@ private slots:
             if (i + 1 == rows.size()) QCOMPARE(done, runs);
         }
         QVERIFY2(early, r.err.constData());
+    }
+
+    // Two processes filling one run cache at once (two shards, two windows on one machine)
+    // agree with a run that uses no cache, and leave entries a third process is served whole:
+    // its every run from the cache, its scorecard the same.
+    void twoProcessesFillOneCache() {
+        QTemporaryDir dir;
+        const QStringList args{"validate", "--bands", "1", "--seeds", "1", "--json"};
+        const auto plain = runImmap(args + QStringList{"--no-cache"});
+        QCOMPARE(plain.status, 0);
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert("IMMAP_NO_CACHE", "0");
+        env.insert("IMMAP_CACHE_DIR", dir.filePath("runs"));
+        QProcess a, b;
+        for (QProcess* p : {&a, &b}) {
+            p->setProcessEnvironment(env);
+            p->start(IMMAP_CLI, args);
+        }
+        for (QProcess* p : {&a, &b}) {
+            QVERIFY(p->waitForFinished(300000));
+            QCOMPARE(p->exitCode(), 0);
+            QCOMPARE(p->readAllStandardOutput(), plain.out);
+        }
+        const QStringList entries = QDir(dir.filePath("runs")).entryList({"*.run"}, QDir::Files);
+        QVERIFY(!entries.isEmpty());
+        // Without --json the last line says how many runs the cache served: all of them.
+        const auto third =
+            runImmap({"validate", "--bands", "1", "--seeds", "1"}, {},
+                     {"IMMAP_NO_CACHE=0", "IMMAP_CACHE_DIR=" + dir.filePath("runs")});
+        QCOMPARE(third.status, 0);
+        const QRegularExpression served(
+            QStringLiteral("(\\d+) runs .* \\((\\d+) of them from the run cache\\)"));
+        const auto m = served.match(QString::fromUtf8(third.out));
+        QVERIFY2(m.hasMatch(), third.out.right(300).constData());
+        QCOMPARE(m.captured(2), m.captured(1));
+        QCOMPARE(QDir(dir.filePath("runs")).entryList({"*.run"}, QDir::Files), entries);
     }
 
     // By default each point runs without walkers and at the default rate (SimSettings): the
