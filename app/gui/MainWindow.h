@@ -154,7 +154,9 @@ public:
     // Workshop scenarios and workshop mode (Workshop).
     Workshop* workshop() const { return workshop_; }
     bool openScenario(const QString& path) { return workshop_->openScenario(path); }
-    bool saveScenario(const QString& path) { return workshop_->saveScenario(path); }
+    bool saveScenario(const QString& path, bool withResults = false) {
+        return workshop_->saveScenario(path, withResults);
+    }
     session::Scenario currentScenario() const { return workshop_->currentScenario(); }
     const session::Scenario& scenario() const { return workshop_->scenario(); }
     void setWorkshopMode(bool on) { workshop_->setWorkshopMode(on); }

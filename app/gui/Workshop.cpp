@@ -105,7 +105,17 @@ void Workshop::addActions(QMenu* file, QAction* before, QMenu* view) {
                 QStringLiteral("scenario.json"), tr("Scenarios (*.json)"));
             if (!path.isEmpty()) saveScenario(path);
         });
-        file->insertActions(before, {open, save});
+        auto* bake = new QAction(tr("Save scenario with &results…"), &window_);
+        bake->setToolTip(
+            tr("Also writes the runs of its sweep this machine has kept, so that "
+               "its throughput slides open drawn (docs/cache.md)"));
+        connect(bake, &QAction::triggered, this, [this] {
+            const QString path = QFileDialog::getSaveFileName(
+                &window_, tr("Save the window's state and its sweep's runs as a scenario"),
+                QStringLiteral("scenario.json"), tr("Scenarios (*.json)"));
+            if (!path.isEmpty()) saveScenario(path, true);
+        });
+        file->insertActions(before, {open, save, bake});
         file->insertSeparator(before);
     }
     if (view) {
@@ -216,13 +226,17 @@ session::Scenario Workshop::currentScenario() const {
     return s;
 }
 
-bool Workshop::saveScenario(const QString& path) {
+bool Workshop::saveScenario(const QString& path, bool withResults) {
     if (const QString why = throughput_.takeGrid(); !why.isEmpty()) {
         host_.showError(tr("Cannot save the scenario"),
                         tr("The sweep grid is not valid: %1").arg(why));
         return false;
     }
-    const session::Scenario s = currentScenario();
+    session::Scenario s = currentScenario();
+    sim::RunCache* cache = sim::RunCache::process();
+    if (cache && session_.host().topology && (withResults || !scenario_.results.empty()))
+        s.results = session::ScenarioResults::known(
+            session_.settings().sweep(*session_.host().topology, 1), *cache);
     if (const std::string why = io::OutputTarget::check(path.toStdString(), host_.windowInputs());
         !why.empty()) {
         host_.showError(tr("Cannot save the scenario"), QString::fromStdString(why));
@@ -238,7 +252,11 @@ bool Workshop::saveScenario(const QString& path) {
         return false;
     }
     scenario_ = s;
-    host_.showStatus(tr("Saved %1").arg(path), 5000);
+    host_.showStatus(withResults ? tr("Saved %1 with %n run(s) of its sweep", nullptr,
+                                      static_cast<int>(s.results.size()))
+                                       .arg(path)
+                                 : tr("Saved %1").arg(path),
+                     5000);
     return true;
 }
 

@@ -41,7 +41,10 @@ public:
     void addActions(QMenu* file, QAction* before, QMenu* view);
 
     bool openScenario(const QString& path);
-    bool saveScenario(const QString& path);
+    // `withResults`: with the runs of its sweep the run cache holds (ScenarioResults::known),
+    // so that it opens with its throughput slides drawn. A scenario opened with results keeps
+    // carrying those of its settings on any save.
+    bool saveScenario(const QString& path, bool withResults = false);
     session::Scenario currentScenario() const;  // the window's state as a scenario
     const session::Scenario& scenario() const { return scenario_; }
     // The file the open scenario came from (empty: none opened, or it was not saved).

@@ -88,6 +88,19 @@ ScenarioResults::Map ScenarioResults::of(const std::vector<sim::RunCache::Record
     return out;
 }
 
+ScenarioResults::Map ScenarioResults::known(const sim::SweepConfig& sweep, sim::RunCache& cache) {
+    Map out;
+    const unsigned seeds = std::max(1u, sweep.seeds);
+    for (const sim::SweepRun& run : sim::Sweep::runs(sweep)) {
+        const bool draw = run.isDraw(seeds);
+        const std::string key = sim::RunKey::of(run.config);
+        const std::optional<sim::SimResult> r =
+            cache.lookup(key, draw ? sim::RunCache::Need::Rate : sim::RunCache::Need::Full);
+        if (r) out[key] = {draw ? std::string() : sim::ResultCodec::encode(*r), r->execsPerSecond};
+    }
+    return out;
+}
+
 void ScenarioResults::preload(const Map& results, sim::RunCache& cache) {
     for (const auto& [key, run] : results) {
         if (run.result.empty()) {

@@ -15,6 +15,7 @@
 #include "io/JsonLocator.h"
 #include "sim/RunCache.h"
 #include "sim/SimResult.h"
+#include "sim/Sweep.h"
 
 namespace immap::session {
 
@@ -38,6 +39,9 @@ public:
 
     // The runs a cache recorded (RunCache::recorded), as a section.
     static Map of(const std::vector<sim::RunCache::Recorded>& runs);
+    // The runs of `sweep` that `cache` holds (its memory layer, a scenario's results among
+    // them, or its disk), none simulated: what a scenario saved with those settings carries.
+    static Map known(const sim::SweepConfig& sweep, sim::RunCache& cache);
     // Into `cache`'s memory layer, each result under its key.
     static void preload(const Map& results, sim::RunCache& cache);
 };

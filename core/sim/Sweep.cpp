@@ -87,40 +87,50 @@ std::string SweepProgress::text() const {
     return out;
 }
 
-std::vector<SimResult> Sweep::run(const SweepConfig& config,
-                                  const std::function<void(std::size_t, std::size_t)>& progress,
-                                  const std::atomic<bool>* cancel,
-                                  const std::function<void(const SweepUpdate&)>& point) {
-    struct Job {
-        double walkersPerSecond;
-        mapping::Policy policy;
-        unsigned copies;
-        unsigned seed;  // 0 .. seeds + bands - 1: the draws come after the seeds
-    };
+std::vector<SweepRun> Sweep::runs(const SweepConfig& config) {
     const unsigned seeds = std::max(1u, config.seeds);
     const unsigned perPoint = seeds + config.bands;
     const std::vector<CostParams> draws =
         LatinHypercube::draw(config.run.params, config.bands, config.run.seed);
-    // Job i is run i of point i / perPoint: results and the done flags are indexed alike.
-    std::vector<Job> jobs;
-    std::vector<RunCosts::Run> costs;
+    std::vector<SweepRun> out;
     std::size_t gridPoint = 0;
     for (double rate : config.rates())
         for (const mapping::Policy& p : config.policies)
-            for (unsigned c : config.copies) {
+            for (unsigned n : config.copies) {
                 const bool chosen =
                     !config.points ||
                     std::binary_search(config.points->begin(), config.points->end(), gridPoint);
                 ++gridPoint;
                 if (!chosen) continue;
-                const std::size_t group = jobs.size() / perPoint;
-                // A run's work grows with its copies over the same window; walkers add theirs.
-                const double prior = c * config.run.durationMs * (rate > 0 ? 1.1 : 1.0);
                 for (unsigned s = 0; s < perPoint; ++s) {
-                    jobs.push_back({rate, p, c, s});
-                    costs.push_back({s == 0 ? 0u : s < seeds ? 1u : 2u, group, prior});
+                    SimConfig c = config.run;
+                    c.walkersPerSecond = rate;
+                    c.policy = p;
+                    c.copies = n;
+                    c.seed += s;
+                    if (s >= seeds) c.params = draws[s - seeds];
+                    out.push_back({std::move(c), s});
                 }
             }
+    return out;
+}
+
+std::vector<SimResult> Sweep::run(const SweepConfig& config,
+                                  const std::function<void(std::size_t, std::size_t)>& progress,
+                                  const std::atomic<bool>* cancel,
+                                  const std::function<void(const SweepUpdate&)>& point) {
+    const unsigned seeds = std::max(1u, config.seeds);
+    const unsigned perPoint = seeds + config.bands;
+    // Job i is run i of point i / perPoint: results and the done flags are indexed alike.
+    const std::vector<SweepRun> jobs = runs(config);
+    std::vector<RunCosts::Run> costs;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const SimConfig& c = jobs[i].config;
+        const unsigned s = jobs[i].run;
+        // A run's work grows with its copies over the same window; walkers add theirs.
+        const double prior = c.copies * c.durationMs * (c.walkersPerSecond > 0 ? 1.1 : 1.0);
+        costs.push_back({s == 0 ? 0u : s < seeds ? 1u : 2u, i / perPoint, prior});
+    }
 
     const std::size_t points = jobs.size() / perPoint;
     std::vector<SimResult> results(jobs.size());
@@ -144,27 +154,22 @@ std::vector<SimResult> Sweep::run(const SweepConfig& config,
                 std::lock_guard<std::mutex> hold(lock);
                 i = order.take(clock());
             }
-            SimConfig c = config.run;
-            c.walkersPerSecond = jobs[i].walkersPerSecond;
-            c.policy = jobs[i].policy;
-            c.copies = jobs[i].copies;
-            c.seed += jobs[i].seed;
-            if (jobs[i].seed >= seeds) c.params = draws[jobs[i].seed - seeds];
+            const SimConfig& c = jobs[i].config;
             SimResult r = config.cache
-                              ? config.cache->run(c, jobs[i].seed >= seeds ? RunCache::Need::Rate
+                              ? config.cache->run(c, jobs[i].isDraw(seeds) ? RunCache::Need::Rate
                                                                            : RunCache::Need::Full)
                               : Simulator(c).run();
             std::lock_guard<std::mutex> hold(lock);
             order.finish(i, clock());
             // A draw's run is one number of the band: keep only that.
-            if (jobs[i].seed >= seeds)
+            if (jobs[i].run >= seeds)
                 results[i].execsPerSecond = r.execsPerSecond;
             else
                 results[i] = std::move(r);
             done[i] = true;
-            if (jobs[i].seed == 0) ++now.drawn;
-            ++(jobs[i].seed < seeds ? now.seedsDone : now.bandsDone);
-            const std::size_t at = i - jobs[i].seed;
+            if (jobs[i].run == 0) ++now.drawn;
+            ++(jobs[i].run < seeds ? now.seedsDone : now.bandsDone);
+            const std::size_t at = i - jobs[i].run;
             if (!point || !done[at]) return;
             SweepUpdate u;
             u.index = at / perPoint;

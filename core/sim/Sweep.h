@@ -74,6 +74,15 @@ struct SweepUpdate {
     SweepProgress progress;
 };
 
+// One run of a sweep: its configuration, and which of its point's runs it is (0 .. seeds - 1
+// its seeds, then its parameter draws).
+struct SweepRun {
+    SimConfig config;
+    unsigned run = 0;
+    // A draw's run is one number of its point's band (RunCache::Need::Rate); a seed's is whole.
+    bool isDraw(unsigned seeds) const { return run >= seeds; }
+};
+
 class Sweep {
 public:
     // Throws what Simulator::checkConfig throws for any run of the grid, before one starts,
@@ -99,6 +108,10 @@ public:
         const std::function<void(std::size_t, std::size_t)>& progress = {},
         const std::atomic<bool>* cancel = nullptr,
         const std::function<void(const SweepUpdate&)>& point = {});
+
+    // Every run of the sweep in grid order, each point's seeds then its draws: what run()
+    // simulates (or asks its cache for), and what a scenario's results are looked up by.
+    static std::vector<SweepRun> runs(const SweepConfig& config);
 
     // The grid as users type it, the same in the CLI and the app: "single,split-locks" and
     // "1,2,4". False with the reason for an unknown policy, a count outside 1..100000, an

@@ -24,6 +24,7 @@
 #include "Suites.h"
 #include "TextSizeProbe.h"
 #include "session/Scenario.h"
+#include "sim/RunCache.h"
 #include "views/FontScale.h"
 #include "views/SplitView.h"
 #include "views/SweepControls.h"
@@ -325,6 +326,39 @@ private slots:
         QCOMPARE(again.sweepControls()->walkersPerSecond(), 2500.0);
         QVERIFY(!again.sweepControls()->sideBySide());
         QCOMPARE(again.session().settings().walkerRates(), std::vector<double>{2500});
+    }
+
+    // A scenario opened with its sweep's runs saves them again while its settings are the
+    // same (a presenter's save does not lose what a bake took minutes to make), none of them
+    // once a parameter changes what its sweep would run, and "with results" writes what the
+    // cache holds of the new settings.
+    void savingKeepsTheResultsOfItsSettings() {
+        sim::RunCache memory{std::string()};
+        sim::RunCache::setProcess(&memory);
+        struct Unset {
+            ~Unset() { sim::RunCache::setProcess(nullptr); }
+        } unset;
+        QTemporaryDir dir;
+        const QString shipped = workshop("walkers-and-memory.json");
+        const session::Scenario baked = session::Scenario::load(shipped.toStdString());
+        QVERIFY(baked.results.size() > 100);
+        gui::MainWindow w(false);
+        w.loadDefault();
+        QVERIFY(w.openScenario(shipped));
+        const QString same = dir.filePath("same.json");
+        QVERIFY2(w.saveScenario(same), qPrintable(w.lastError()));
+        QVERIFY(session::Scenario::load(same.toStdString()).results == baked.results);
+        const double treeOpNs = w.paramsPanel()->editor("tree_op_ns")->value();
+        w.paramsPanel()->editor("tree_op_ns")->setValue(21);
+        const QString changed = dir.filePath("changed.json");
+        QVERIFY2(w.saveScenario(changed), qPrintable(w.lastError()));
+        QVERIFY(session::Scenario::load(changed.toStdString()).results.empty());
+        QVERIFY2(w.saveScenario(changed, true), qPrintable(w.lastError()));
+        QVERIFY(session::Scenario::load(changed.toStdString()).results.empty());
+        // Back to the baked value: its runs are known again, so "with results" writes them.
+        w.paramsPanel()->editor("tree_op_ns")->setValue(treeOpNs);
+        QVERIFY2(w.saveScenario(changed, true), qPrintable(w.lastError()));
+        QVERIFY(session::Scenario::load(changed.toStdString()).results == baked.results);
     }
 
     // Every tab saves as its own view and opens on it again. The Contention tab used to be
