@@ -6,6 +6,8 @@
 // model, placement, the rwsem, the caches, the recipe's planning, a parameter's meaning or
 // default, a new SimResult field. Otherwise every user's cache keeps answering with the old
 // model's figures. A pure speed-up that leaves every result bit-identical needs no bump.
+// After a bump, bake the shipped workshops again (`immap sweep --scenario FILE --bake` for each
+// of samples/workshops/*.json with "results"): TestWorkshop fails until every run is carried.
 
 namespace immap::sim {
 

@@ -25,6 +25,8 @@
 #include "TextSizeProbe.h"
 #include "session/Scenario.h"
 #include "sim/RunCache.h"
+#include "sim/RunKey.h"
+#include "sim/Sweep.h"
 #include "views/FontScale.h"
 #include "views/SplitView.h"
 #include "views/SweepControls.h"
@@ -348,6 +350,21 @@ private slots:
         const QString same = dir.filePath("same.json");
         QVERIFY2(w.saveScenario(same), qPrintable(w.lastError()));
         QVERIFY(session::Scenario::load(same.toStdString()).results == baked.results);
+        // Every shipped workshop carries every run of its sweep: a model version bump or a key
+        // change without baking again fails here, not on a projector.
+        for (const char* name : {"walkers-and-memory.json", "libc-384.json"}) {
+            gui::MainWindow one(false);
+            one.loadDefault();
+            QVERIFY(one.openScenario(workshop(name)));
+            const std::vector<sim::SweepRun> runs =
+                sim::Sweep::runs(one.session().settings().sweep(*one.session().host().topology, 1));
+            const auto carried = session::Scenario::load(workshop(name).toStdString()).results;
+            QCOMPARE(carried.size(), runs.size());
+            std::size_t known = 0;
+            for (const sim::SweepRun& r : runs)
+                known += carried.count(sim::RunKey::of(r.config));
+            QVERIFY2(known == runs.size(), name);
+        }
         const double treeOpNs = w.paramsPanel()->editor("tree_op_ns")->value();
         w.paramsPanel()->editor("tree_op_ns")->setValue(21);
         const QString changed = dir.filePath("changed.json");
