@@ -399,7 +399,6 @@ int sweepCommand(const QStringList& args) {
         const bool bake = p.isSet("bake");
         if (bake && !p.isSet("scenario")) return p.usageError("--bake needs --scenario FILE");
         if (bake && !cache) cache = std::make_unique<sim::RunCache>(std::string());  // memory
-        if (bake) cache->setRecording(true);
         cfg.cache = cache.get();
         // A shard beyond the grid's points runs none and still writes its part, so that the
         // merge finds all N.
@@ -407,7 +406,15 @@ int sweepCommand(const QStringList& args) {
         if (bake) {
             const std::string path = p.value("scenario").toStdString();
             session::Scenario scenario = session::Scenario::load(path);
-            scenario.results = session::ScenarioResults::of(cache->recorded());
+            // What the window will ask for, read back from the cache the sweep just filled.
+            scenario.results = session::ScenarioResults::known(cfg, *cache);
+            const std::size_t all = sim::Sweep::runs(cfg).size();
+            if (scenario.results.size() != all) {
+                std::cerr << "immap sweep: " << path << ": not baked: the run cache kept "
+                          << scenario.results.size() << " of the sweep's " << all
+                          << " runs (raise IMMAP_CACHE_MAX_MB, or add --no-cache)\n";
+                return 2;
+            }
             scenario.save(path);
             std::cerr << "immap sweep: " << scenario.results.size() << " runs baked into " << path
                       << '\n';

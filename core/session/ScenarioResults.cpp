@@ -79,15 +79,6 @@ ScenarioResults::Map ScenarioResults::fromJson(
     return out;
 }
 
-ScenarioResults::Map ScenarioResults::of(const std::vector<sim::RunCache::Recorded>& runs) {
-    Map out;
-    for (const sim::RunCache::Recorded& r : runs)
-        out[r.key] = {r.need == sim::RunCache::Need::Full ? sim::ResultCodec::encode(r.result)
-                                                          : std::string(),
-                      r.result.execsPerSecond};
-    return out;
-}
-
 ScenarioResults::Map ScenarioResults::known(const sim::SweepConfig& sweep, sim::RunCache& cache) {
     Map out;
     const unsigned seeds = std::max(1u, sweep.seeds);

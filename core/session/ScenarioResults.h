@@ -37,8 +37,6 @@ public:
     static Map fromJson(const QJsonValue& value, const io::JsonLocator& at, qsizetype keyAt,
                         const std::function<void(qsizetype, const std::string&)>& fail);
 
-    // The runs a cache recorded (RunCache::recorded), as a section.
-    static Map of(const std::vector<sim::RunCache::Recorded>& runs);
     // The runs of `sweep` that `cache` holds (its memory layer, a scenario's results among
     // them, or its disk), none simulated: what a scenario saved with those settings carries.
     static Map known(const sim::SweepConfig& sweep, sim::RunCache& cache);

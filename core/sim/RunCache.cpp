@@ -151,7 +151,11 @@ std::optional<SimResult> RunCache::lookup(const std::string& key, Need need) {
 }
 
 void RunCache::store(const std::string& key, const SimResult& result) {
-    if (dir_.empty()) return;
+    if (dir_.empty()) {
+        std::lock_guard lock(mutex_);
+        memory_[key] = {result, true};
+        return;
+    }
     std::error_code ec;
     fs::create_directories(dir_, ec);
     const std::string text = entryText(key, result);
@@ -233,11 +237,6 @@ SimResult RunCache::run(const SimConfig& config, Need need) {
         r = Simulator(config).run();
         store(key, *r);
     }
-    std::lock_guard lock(mutex_);
-    if (recording_) {
-        Recorded& rec = recorded_[key];
-        if (rec.key.empty() || need == Need::Full) rec = {key, *r, need};
-    }
     return std::move(*r);
 }
 
@@ -252,20 +251,6 @@ void RunCache::preloadRate(const std::string& key, double execsPerSecond) {
     std::lock_guard lock(mutex_);
     if (auto it = memory_.find(key); it != memory_.end() && it->second.full) return;
     memory_[key] = {std::move(r), false};
-}
-
-void RunCache::setRecording(bool on) {
-    std::lock_guard lock(mutex_);
-    recording_ = on;
-    if (on) recorded_.clear();
-}
-
-std::vector<RunCache::Recorded> RunCache::recorded() const {
-    std::lock_guard lock(mutex_);
-    std::vector<Recorded> out;
-    for (const auto& [key, rec] : recorded_)
-        out.push_back(rec);
-    return out;
 }
 
 RunCache::Counts RunCache::counts() const {

@@ -29,7 +29,8 @@ public:
     // Temporaries of writers killed mid-entry older than this are removed by a trim.
     static constexpr int kStaleTemporarySeconds = 3600;
 
-    // `dir` empty: the in-memory layer alone. The directory is made on the first store.
+    // `dir` empty: the in-memory layer alone, which then keeps every result stored (unbounded:
+    // for one sweep's bake and for tests). The directory is made on the first store.
     // `modelVersion`: kModelVersion but in tests of a bump.
     explicit RunCache(std::string dir, std::uint64_t capBytes = kDefaultCapBytes,
                       int modelVersion = kModelVersion);
@@ -56,15 +57,6 @@ public:
     // Into the in-memory layer only (a scenario's results); a rate serves Need::Rate alone.
     void preload(const std::string& key, SimResult result);
     void preloadRate(const std::string& key, double execsPerSecond);
-
-    // While on, every result run() serves is kept in memory too, for recorded().
-    void setRecording(bool on);
-    struct Recorded {
-        std::string key;
-        SimResult result;
-        Need need = Need::Full;  // the most any caller asked of it
-    };
-    std::vector<Recorded> recorded() const;
 
     struct Counts {
         std::uint64_t memoryHits = 0;
@@ -106,8 +98,6 @@ private:
         bool full = true;
     };
     std::map<std::string, Held> memory_;
-    bool recording_ = false;
-    std::map<std::string, Recorded> recorded_;
     Counts counts_;
     // Bytes this process believes the directory holds: measured at the first store, then
     // added to; a trim measures again.

@@ -294,6 +294,44 @@ private slots:
         QVERIFY2(early, r.err.constData());
     }
 
+    // --bake writes every run of the scenario's sweep into it: each point's 3 seeds whole and
+    // its parameter draws as a rate, whether the runs went through the disk cache or not.
+    void bakeCarriesEveryRunOfTheSweep() {
+        QTemporaryDir dir;
+        const QString scenario = dir.filePath("talk.json");
+        const QByteArray text = R"({"version": 1, "title": "bake",
+            "topology": "synthetic:package:1 numa:2 core:2 pu:1",
+            "policies": ["single", "split-locks"], "copies": [1, 2], "durationMs": 1,
+            "walkersPerSecond": 0, "walkersSideBySide": false, "bands": 2})";
+        QByteArray baked[2];
+        for (int disk = 0; disk < 2; ++disk) {
+            QFile f(scenario);
+            QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+            f.write(text);
+            f.close();
+            const QString csv = dir.filePath("points.csv");
+            const QStringList args{"sweep", "--scenario", scenario, "--bake", "--csv", csv};
+            const auto r =
+                disk ? runImmap(args, {},
+                                {"IMMAP_NO_CACHE=0", "IMMAP_CACHE_DIR=" + dir.filePath("runs")})
+                     : runImmap(args + QStringList{"--no-cache"});
+            QVERIFY2(r.status == 0, r.err.constData());
+            QFile points(csv);
+            QVERIFY(points.open(QIODevice::ReadOnly));
+            const qsizetype rows = points.readAll().trimmed().split('\n').size() - 1;
+            QCOMPARE(rows, 4);  // 2 policies x 2 copy counts, one walker rate
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonArray results = json(f.readAll())["results"].toArray();
+            qsizetype whole = 0, rates = 0;
+            for (const QJsonValue& e : results)
+                (e.toObject().contains("zlib") ? whole : rates) += 1;
+            QCOMPARE(whole, rows * 3);
+            QCOMPARE(rates, rows * 2);
+            baked[disk] = QJsonDocument(results).toJson();
+        }
+        QCOMPARE(baked[1], baked[0]);
+    }
+
     // Two processes filling one run cache at once (two shards, two windows on one machine)
     // agree with a run that uses no cache, and leave entries a third process is served whole:
     // its every run from the cache, its scorecard the same.
