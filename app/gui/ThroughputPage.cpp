@@ -46,10 +46,8 @@ ThroughputPage::ThroughputPage(session::Session& session, PageHost& host, views:
     // Points finish in bursts (a few ms apart at small copy counts): one redraw per burst.
     connect(redraw_, &QTimer::timeout, this, [this] {
         if (partial_.empty()) return;
-        const auto& topo = *session_.host().topology;
         view_->setOverlay({});
-        view_->setRuns(partial_.shown(), views::ThroughputView::machineName(topo),
-                       static_cast<int>(topo.pus().size()));
+        drawRuns(partial_.shown());
     });
     connect(sweeps_, &SweepController::pointDone, this, &ThroughputPage::pointDone);
 
@@ -140,14 +138,18 @@ QString ThroughputPage::streamingNote(const sim::SweepPartial& partial, unsigned
     return lines.join(QLatin1Char('\n'));
 }
 
+void ThroughputPage::drawRuns(const std::vector<sim::SimResult>& runs) {
+    const auto& topo = *session_.host().topology;
+    view_->setRuns(runs, views::ThroughputView::machineName(topo),
+                   static_cast<int>(topo.pus().size()));
+}
+
 void ThroughputPage::dropPartial() {
     redraw_->stop();
     const bool drawn = !partial_.empty();
     partial_ = {};
     if (!drawn) return;
-    const auto& topo = *session_.host().topology;
-    view_->setRuns(session_.sweepResults(), views::ThroughputView::machineName(topo),
-                   static_cast<int>(topo.pus().size()));
+    drawRuns(session_.sweepResults());
     showSummary();
 }
 
@@ -155,10 +157,8 @@ void ThroughputPage::finished(const std::vector<sim::SimResult>& runs) {
     redraw_->stop();
     partial_ = {};
     session_.setSweepResults(runs);
-    const auto& topo = *session_.host().topology;
     view_->setOverlay({});
-    view_->setRuns(runs, views::ThroughputView::machineName(topo),
-                   static_cast<int>(topo.pus().size()));
+    drawRuns(runs);
     controls_->setRunning(false);
     const std::size_t seeds =
         runs.empty() ? 1 : std::max<std::size_t>(1, runs.front().seedRates.size());
@@ -474,11 +474,10 @@ bool ThroughputPage::startSweep() {
     const auto& topo = *session_.host().topology;
     controls_->setRunning(true);
     // One step per run: every walker rate, policy, copy count and seed.
-    const int total = static_cast<int>(s.walkerRates().size() * s.policies.size() *
-                                       s.copiesOn(topo).size() * (s.seeds + s.bands));
+    const std::size_t points = s.walkerRates().size() * s.policies.size() * s.copiesOn(topo).size();
+    const int total = static_cast<int>(points * (s.seeds + s.bands));
     controls_->setProgress(0, total);
-    partial_ = sim::SweepPartial(
-        s.walkerRates().size() * s.policies.size() * s.copiesOn(topo).size(), s.seeds, s.bands);
+    partial_ = sim::SweepPartial(points, s.seeds, s.bands);
     view_->setOverlay(runningOverlay(0, total));
     if (heat_)
         heat_->setHeatPending(

@@ -77,6 +77,8 @@ private:
     void finished(const std::vector<sim::SimResult>& runs);
     void pointDone(const sim::SweepUpdate& update);
     // Drops the points of a sweep that did not finish; the last complete sweep is drawn again.
+    // The plot's runs on the session's machine.
+    void drawRuns(const std::vector<sim::SimResult>& runs);
     void dropPartial();
     // The measured points against the session's machine (again after a sweep: it may have
     // changed since they were opened).
